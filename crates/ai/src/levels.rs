@@ -1,0 +1,58 @@
+//! AI levels: named budgets that every game gets from day one. A game may
+//! add its own levels (a solver, a tuned engine) on top.
+
+use crate::mcts::{Mcts, MctsConfig, Policy, RandomPolicy};
+use crate::random::RandomAgent;
+use std::time::Duration;
+use tabula_core::{Agent, Game, LevelSpec};
+
+/// A search budget.
+#[derive(Debug, Clone, Copy)]
+pub struct Budget {
+    pub iterations: u64,
+    pub time: Duration,
+}
+
+/// The generic MCTS levels: (id, iterations, time cap in ms).
+pub const MCTS_LEVELS: &[(&str, u64, u64)] =
+    &[("easy", 300, 200), ("medium", 3_000, 1_000), ("hard", 20_000, 3_000), ("expert", 100_000, 8_000)];
+
+/// The budget of a generic level.
+pub fn mcts_budget(level: &str) -> Option<Budget> {
+    MCTS_LEVELS
+        .iter()
+        .find(|(id, ..)| *id == level)
+        .map(|&(_, iterations, ms)| Budget { iterations, time: Duration::from_millis(ms) })
+}
+
+/// `random` plus the generic MCTS levels.
+pub fn generic_levels() -> Vec<LevelSpec> {
+    let mut v = vec![LevelSpec::new("random", "uniformly random legal moves")];
+    for &(id, it, ms) in MCTS_LEVELS {
+        v.push(LevelSpec::new(id, format!("MCTS, {it} playouts (at most {:.1} s)", ms as f64 / 1000.0)));
+    }
+    v
+}
+
+/// An MCTS config for a budget.
+pub fn mcts_config(budget: Budget, seed: u64) -> MctsConfig {
+    MctsConfig { iterations: Some(budget.iterations), time: Some(budget.time), seed, ..MctsConfig::default() }
+}
+
+/// An agent for a generic level, with random playouts.
+pub fn generic_agent<G: Game>(level: &str, seed: u64) -> Option<Box<dyn Agent<G>>> {
+    generic_agent_with(level, seed, RandomPolicy::<G>::default)
+}
+
+/// An agent for a generic level, with the game's own playout policy.
+pub fn generic_agent_with<G: Game, P: Policy<G> + 'static>(
+    level: &str,
+    seed: u64,
+    policy: impl FnOnce() -> P,
+) -> Option<Box<dyn Agent<G>>> {
+    if level == "random" {
+        return Some(Box::new(RandomAgent::<G>::new(seed)));
+    }
+    let budget = mcts_budget(level)?;
+    Some(Box::new(Mcts::new(mcts_config(budget, seed), policy())))
+}

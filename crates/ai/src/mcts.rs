@@ -1,0 +1,393 @@
+//! Generic Monte Carlo tree search (UCT).
+//!
+//! The tree is a flat arena of nodes; a node's children are contiguous, so
+//! a node needs no child vector. States are not stored: each iteration
+//! replays the path from a scratch copy of the root. After a search the tree
+//! is kept, and the next search starts from the subtree of the position
+//! actually reached (tree reuse), found by its hash.
+
+use crate::Rng;
+use rand::seq::SliceRandom;
+use rand::Rng as _;
+use std::time::{Duration, Instant};
+use tabula_core::{Agent, Game, Player, Status, ThinkContext};
+
+/// How a search is budgeted and tuned.
+#[derive(Debug, Clone)]
+pub struct MctsConfig {
+    /// Stop after this many iterations (playouts).
+    pub iterations: Option<u64>,
+    /// Stop after this much time (also capped by the clock).
+    pub time: Option<Duration>,
+    /// UCT exploration constant for rewards in 0..1.
+    pub exploration: f64,
+    pub seed: u64,
+    pub reuse_tree: bool,
+    /// Stop growing the tree past this many nodes (memory cap).
+    pub max_nodes: usize,
+}
+
+impl Default for MctsConfig {
+    fn default() -> Self {
+        MctsConfig {
+            iterations: Some(10_000),
+            time: None,
+            exploration: 1.0,
+            seed: 0,
+            reuse_tree: true,
+            max_nodes: 2_000_000,
+        }
+    }
+}
+
+/// How a leaf is valued: a playout (or an evaluation) from `state`.
+///
+/// Games plug in their own policy (smarter playouts, a cut-off with an
+/// evaluation); [`RandomPolicy`] is the default.
+pub trait Policy<G: Game>: Send {
+    /// Play on from `state` (it may be changed freely) and return the value
+    /// for the first player: 1 a win, 0.5 a draw, 0 a loss, or anything in
+    /// between as an estimate.
+    fn playout(&mut self, state: &mut G, rng: &mut Rng) -> f64;
+}
+
+/// Uniformly random playouts to the end, or to a ply cap where the score (if
+/// the game keeps one) or else a draw is assumed.
+pub struct RandomPolicy<G: Game> {
+    moves: Vec<G::Move>,
+    pub max_plies: u32,
+}
+
+impl<G: Game> Default for RandomPolicy<G> {
+    fn default() -> Self {
+        RandomPolicy { moves: Vec::new(), max_plies: 10_000 }
+    }
+}
+
+/// The value of a finished or cut-off state for the first player.
+pub fn terminal_value<G: Game>(state: &G) -> f64 {
+    match state.status() {
+        Status::Over(o) => o.score_for(Player::First),
+        Status::Ongoing => match state.tiebreak() {
+            Some(Player::First) => 0.75,
+            Some(Player::Second) => 0.25,
+            None => 0.5,
+        },
+    }
+}
+
+impl<G: Game> Policy<G> for RandomPolicy<G> {
+    fn playout(&mut self, state: &mut G, rng: &mut Rng) -> f64 {
+        crate::random::random_playout(state, rng, &mut self.moves, self.max_plies);
+        terminal_value(state)
+    }
+}
+
+#[derive(Debug, Clone)]
+struct Node<M> {
+    mv: Option<M>,
+    parent: u32,
+    first_child: u32,
+    num_children: u32,
+    expanded: bool,
+    /// Who played `mv` (whose point of view `wins` is in).
+    mover: Player,
+    visits: u32,
+    wins: f64,
+    /// Hash of the position after `mv`, set on the first visit (for reuse).
+    hash: u64,
+    plies: u32,
+}
+
+const NONE: u32 = u32::MAX;
+
+/// What the last search did.
+#[derive(Debug, Clone, Default)]
+pub struct SearchStats {
+    pub iterations: u64,
+    pub nodes: usize,
+    pub reused_visits: u32,
+    pub elapsed: Duration,
+    /// Estimated value for the side that moved at the root, of the chosen move.
+    pub value: f64,
+}
+
+/// A UCT searcher over any game.
+pub struct Mcts<G: Game, P: Policy<G>> {
+    pub config: MctsConfig,
+    policy: P,
+    rng: Rng,
+    nodes: Vec<Node<G::Move>>,
+    root: u32,
+    scratch: Option<G>,
+    moves: Vec<G::Move>,
+    pub stats: SearchStats,
+}
+
+impl<G: Game, P: Policy<G>> Mcts<G, P> {
+    pub fn new(config: MctsConfig, policy: P) -> Self {
+        let rng = crate::rng(config.seed);
+        Mcts {
+            config,
+            policy,
+            rng,
+            nodes: Vec::new(),
+            root: NONE,
+            scratch: None,
+            moves: Vec::new(),
+            stats: SearchStats::default(),
+        }
+    }
+
+    fn new_root(&mut self, state: &G) {
+        self.nodes.clear();
+        self.nodes.push(Node {
+            mv: None,
+            parent: NONE,
+            first_child: NONE,
+            num_children: 0,
+            expanded: false,
+            mover: state.to_move().other(),
+            visits: 0,
+            wins: 0.0,
+            hash: state.hash(),
+            plies: state.plies(),
+        });
+        self.root = 0;
+    }
+
+    /// Find `state` among the root's children and grandchildren and make
+    /// its subtree the new tree. Returns false when it is not there.
+    fn reuse(&mut self, state: &G) -> bool {
+        if self.root == NONE || self.nodes.is_empty() {
+            return false;
+        }
+        let (hash, plies) = (state.hash(), state.plies());
+        let mut found = NONE;
+        let root = &self.nodes[self.root as usize];
+        if root.hash == hash && root.plies == plies {
+            found = self.root;
+        }
+        let mut frontier = vec![self.root];
+        for _depth in 0..2 {
+            if found != NONE {
+                break;
+            }
+            let mut next = Vec::new();
+            for &n in &frontier {
+                let node = &self.nodes[n as usize];
+                for c in node.first_child..node.first_child.saturating_add(node.num_children) {
+                    if node.first_child == NONE {
+                        break;
+                    }
+                    let child = &self.nodes[c as usize];
+                    if child.visits > 0 && child.hash == hash && child.plies == plies {
+                        found = c;
+                        break;
+                    }
+                    next.push(c);
+                }
+                if found != NONE {
+                    break;
+                }
+            }
+            frontier = next;
+        }
+        if found == NONE {
+            return false;
+        }
+        // Copy the subtree breadth-first into a fresh arena, keeping each
+        // node's children contiguous.
+        let mut fresh: Vec<Node<G::Move>> = Vec::with_capacity(self.nodes.len() / 4 + 1);
+        let mut root = self.nodes[found as usize].clone();
+        root.parent = NONE;
+        root.mv = None;
+        fresh.push(root);
+        let mut queue = std::collections::VecDeque::new();
+        queue.push_back((found, 0u32));
+        while let Some((old, new)) = queue.pop_front() {
+            let (first, count) = (self.nodes[old as usize].first_child, self.nodes[old as usize].num_children);
+            if first == NONE {
+                continue;
+            }
+            let start = fresh.len() as u32;
+            for c in first..first + count {
+                let mut child = self.nodes[c as usize].clone();
+                child.parent = new;
+                fresh.push(child);
+            }
+            fresh[new as usize].first_child = start;
+            for i in 0..count {
+                queue.push_back((first + i, start + i));
+            }
+        }
+        self.stats.reused_visits = fresh[0].visits;
+        self.nodes = fresh;
+        self.root = 0;
+        true
+    }
+
+    /// Forget the tree (e.g. a new game).
+    pub fn reset(&mut self) {
+        self.nodes.clear();
+        self.root = NONE;
+    }
+
+    #[inline]
+    fn select_child(&mut self, n: u32) -> u32 {
+        let node = &self.nodes[n as usize];
+        let (first, count) = (node.first_child, node.num_children);
+        let ln_n = (node.visits.max(1) as f64).ln();
+        let c = self.config.exploration;
+        let mut best = first;
+        let mut best_value = f64::NEG_INFINITY;
+        for i in first..first + count {
+            let child = &self.nodes[i as usize];
+            if child.visits == 0 {
+                // Children are shuffled at expansion, so the first unvisited
+                // one is a random one.
+                return i;
+            }
+            let v = child.wins / child.visits as f64 + c * (ln_n / child.visits as f64).sqrt();
+            if v > best_value {
+                best_value = v;
+                best = i;
+            }
+        }
+        best
+    }
+
+    fn expand(&mut self, n: u32, state: &G) {
+        self.nodes[n as usize].expanded = true;
+        if self.nodes.len() >= self.config.max_nodes {
+            return;
+        }
+        state.legal_moves(&mut self.moves);
+        self.moves.shuffle(&mut self.rng);
+        let start = self.nodes.len() as u32;
+        let mover = state.to_move();
+        for &m in &self.moves {
+            self.nodes.push(Node {
+                mv: Some(m),
+                parent: n,
+                first_child: NONE,
+                num_children: 0,
+                expanded: false,
+                mover,
+                visits: 0,
+                wins: 0.0,
+                hash: 0,
+                plies: 0,
+            });
+        }
+        let node = &mut self.nodes[n as usize];
+        node.first_child = start;
+        node.num_children = self.moves.len() as u32;
+    }
+
+    fn iterate(&mut self, root_state: &G) {
+        let mut state = self.scratch.take().unwrap_or_else(|| root_state.clone());
+        state.clone_from(root_state);
+        let mut n = self.root;
+        loop {
+            if state.status().is_over() {
+                break;
+            }
+            // A leaf's first visit is valued by a playout; it grows children
+            // on its second visit (the root always grows them).
+            if n != self.root && self.nodes[n as usize].visits == 0 {
+                break;
+            }
+            if !self.nodes[n as usize].expanded {
+                self.expand(n, &state);
+            }
+            if self.nodes[n as usize].num_children == 0 {
+                break;
+            }
+            let c = self.select_child(n);
+            let mv = self.nodes[c as usize].mv.expect("child has a move");
+            state.play(mv);
+            let child = &mut self.nodes[c as usize];
+            if child.visits == 0 {
+                child.hash = state.hash();
+                child.plies = state.plies();
+            }
+            n = c;
+        }
+        let value = if state.status().is_over() {
+            terminal_value(&state)
+        } else {
+            self.policy.playout(&mut state, &mut self.rng)
+        };
+        let mut i = n;
+        while i != NONE {
+            let node = &mut self.nodes[i as usize];
+            node.visits += 1;
+            node.wins += if node.mover == Player::First { value } else { 1.0 - value };
+            i = node.parent;
+        }
+        self.scratch = Some(state);
+    }
+
+    /// Search `state` and return the move with the most visits.
+    pub fn search(&mut self, state: &G, ctx: &ThinkContext) -> G::Move {
+        let started = Instant::now();
+        self.stats = SearchStats::default();
+        if !(self.config.reuse_tree && self.reuse(state)) {
+            self.new_root(state);
+        }
+        let time = self.config.time.map(|t| ctx.cap(t)).or_else(|| {
+            // Without a time budget still respect a clock or deadline.
+            if ctx.remaining.is_some() || ctx.deadline.is_some() {
+                Some(ctx.cap(Duration::from_secs(3600)))
+            } else {
+                None
+            }
+        });
+        let deadline = time.map(|t| started + t);
+        let max_iterations = self.config.iterations.unwrap_or(u64::MAX);
+        let mut done = 0u64;
+        while done < max_iterations {
+            self.iterate(state);
+            done += 1;
+            if done % 64 == 0 && (deadline.is_some_and(|d| Instant::now() >= d) || ctx.stopped()) {
+                break;
+            }
+        }
+        let root = &self.nodes[self.root as usize];
+        if root.num_children == 0 || root.first_child == NONE {
+            // No tree (memory cap at the root): fall back to any legal move.
+            state.legal_moves(&mut self.moves);
+            return self.moves[self.rng.random_range(0..self.moves.len())];
+        }
+        let mut best = root.first_child;
+        for i in root.first_child..root.first_child + root.num_children {
+            let (c, b) = (&self.nodes[i as usize], &self.nodes[best as usize]);
+            let better = c.visits > b.visits
+                || (c.visits == b.visits && c.visits > 0 && c.wins / c.visits as f64 > b.wins / b.visits.max(1) as f64);
+            if better {
+                best = i;
+            }
+        }
+        let b = &self.nodes[best as usize];
+        self.stats.iterations = done;
+        self.stats.nodes = self.nodes.len();
+        self.stats.elapsed = started.elapsed();
+        self.stats.value = if b.visits > 0 { b.wins / b.visits as f64 } else { 0.5 };
+        b.mv.expect("child has a move")
+    }
+}
+
+impl<G: Game, P: Policy<G>> Agent<G> for Mcts<G, P> {
+    fn choose(&mut self, state: &G, ctx: &ThinkContext) -> G::Move {
+        self.search(state, ctx)
+    }
+    fn describe(&self) -> String {
+        match (self.config.iterations, self.config.time) {
+            (Some(i), Some(t)) => format!("MCTS, {i} iterations or {:.1} s", t.as_secs_f64()),
+            (Some(i), None) => format!("MCTS, {i} iterations"),
+            (None, Some(t)) => format!("MCTS, {:.1} s", t.as_secs_f64()),
+            (None, None) => "MCTS".into(),
+        }
+    }
+}

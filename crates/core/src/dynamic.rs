@@ -1,0 +1,303 @@
+//! The object-safe layer: string moves, JSON views, options from text.
+//!
+//! The CLI and the server see every game through [`DynGame`] and
+//! [`DynState`]. A game provides them for free by implementing
+//! [`GameMeta`] and adding one `Entry::<MyGame>::NEW` line to the registry.
+
+use crate::error::{MoveError, TabulaError};
+use crate::game::{Agent, GameMeta, LevelSpec, Player, Status, ThinkContext};
+use crate::options::{GameOptions, OptionSpec};
+use crate::record::GameLog;
+use serde_json::{json, Map, Value};
+use std::any::Any;
+use std::marker::PhantomData;
+
+/// One game type in the registry.
+pub trait DynGame: Send + Sync {
+    fn id(&self) -> &'static str;
+    fn name(&self) -> &'static str;
+    fn description(&self) -> &'static str;
+    fn players(&self) -> [&'static str; 2];
+    fn option_specs(&self) -> &'static [OptionSpec];
+    /// Check options and return them normalised (every key, in order).
+    fn normalize_options(&self, options: &[(String, String)]) -> Result<Vec<(String, String)>, TabulaError>;
+    fn new_state(&self, options: &[(String, String)]) -> Result<Box<dyn DynState>, TabulaError>;
+    fn from_position(&self, options: &[(String, String)], position: &str) -> Result<Box<dyn DynState>, TabulaError>;
+    fn levels(&self) -> Vec<LevelSpec>;
+    fn default_level(&self) -> &'static str;
+    fn new_agent(&self, level: &str, seed: u64) -> Result<Box<dyn DynAgent>, TabulaError>;
+    /// `pgn`, `sgf` or `txt`.
+    fn record_format(&self) -> &'static str;
+    fn export(&self, log: &GameLog) -> Result<String, TabulaError>;
+    fn replay(&self, text: &str) -> Result<Vec<DynReplayed>, TabulaError>;
+    /// A player's index from its name (`white` -> 0).
+    fn player_by_name(&self, name: &str) -> Option<Player> {
+        self.players().iter().position(|p| p.eq_ignore_ascii_case(name)).map(Player::from_index)
+    }
+}
+
+/// A replayed record, in dynamic form.
+pub struct DynReplayed {
+    pub state: Box<dyn DynState>,
+    pub tags: Vec<(String, String)>,
+    pub moves: usize,
+    pub ended_at: Option<u32>,
+    pub notes: Vec<String>,
+}
+
+/// One game in progress, in dynamic form.
+pub trait DynState: Send + Sync {
+    fn game_id(&self) -> &'static str;
+    fn players(&self) -> [&'static str; 2];
+    fn to_move(&self) -> Player;
+    fn legal_moves(&self) -> Vec<String>;
+    /// Check and play a move given in the game's notation.
+    fn play(&mut self, text: &str) -> Result<(), MoveError>;
+    /// Check a move without playing it; returns its canonical spelling.
+    fn check(&self, text: &str) -> Result<String, MoveError>;
+    fn status(&self) -> Status;
+    fn position(&self) -> Option<String>;
+    fn plies(&self) -> u32;
+    fn score(&self) -> Option<[i32; 2]>;
+    fn hash(&self) -> u64;
+    fn tiebreak(&self) -> Option<Player>;
+    fn options(&self) -> Vec<(String, String)>;
+    /// Game-specific data for drawing the board.
+    fn view(&self) -> Value;
+    fn render_text(&self, color: bool) -> String;
+    fn clone_box(&self) -> Box<dyn DynState>;
+    fn as_any(&self) -> &dyn Any;
+
+    /// The standard JSON object of `tabula state` and the API.
+    fn state_json(&self) -> Value {
+        let players = self.players();
+        let mut m = Map::new();
+        m.insert("game".into(), json!(self.game_id()));
+        m.insert("position".into(), json!(self.position()));
+        let status = self.status();
+        m.insert("to_move".into(), json!(players[self.to_move().index()]));
+        m.insert("legal_moves".into(), json!(self.legal_moves()));
+        match status {
+            Status::Ongoing => {
+                m.insert("status".into(), json!("ongoing"));
+                m.insert("winner".into(), Value::Null);
+                m.insert("reason".into(), Value::Null);
+            }
+            Status::Over(o) => {
+                m.insert("status".into(), json!("over"));
+                m.insert("winner".into(), json!(o.winner.map(|w| players[w.index()])));
+                m.insert("reason".into(), json!(o.reason));
+            }
+        }
+        m.insert("plies".into(), json!(self.plies()));
+        if let Some(s) = self.score() {
+            m.insert("score".into(), json!({ players[0]: s[0], players[1]: s[1] }));
+        }
+        Value::Object(m)
+    }
+
+    /// The name of a player (`white`, `x`...).
+    fn player_name(&self, p: Player) -> &'static str {
+        self.players()[p.index()]
+    }
+}
+
+impl Clone for Box<dyn DynState> {
+    fn clone(&self) -> Self {
+        self.clone_box()
+    }
+}
+
+/// An AI over the dynamic layer.
+pub trait DynAgent: Send {
+    /// Pick a move for `state` in the game's notation.
+    fn choose(&mut self, state: &dyn DynState, ctx: &ThinkContext) -> Result<String, TabulaError>;
+    fn describe(&self) -> String;
+}
+
+/// Wraps a typed state for the dynamic layer.
+#[derive(Clone)]
+pub struct StateBox<G: GameMeta>(pub G);
+
+impl<G: GameMeta> DynState for StateBox<G> {
+    fn game_id(&self) -> &'static str {
+        G::ID
+    }
+    fn players(&self) -> [&'static str; 2] {
+        G::PLAYERS
+    }
+    fn to_move(&self) -> Player {
+        self.0.to_move()
+    }
+    fn legal_moves(&self) -> Vec<String> {
+        let mut moves = Vec::new();
+        self.0.legal_moves(&mut moves);
+        moves.into_iter().map(|m| self.0.format_move(m)).collect()
+    }
+    fn play(&mut self, text: &str) -> Result<(), MoveError> {
+        let mv = self.0.check_move(text)?;
+        self.0.play(mv);
+        Ok(())
+    }
+    fn check(&self, text: &str) -> Result<String, MoveError> {
+        let mv = self.0.check_move(text)?;
+        Ok(self.0.format_move(mv))
+    }
+    fn status(&self) -> Status {
+        self.0.status()
+    }
+    fn position(&self) -> Option<String> {
+        self.0.position()
+    }
+    fn plies(&self) -> u32 {
+        self.0.plies()
+    }
+    fn score(&self) -> Option<[i32; 2]> {
+        self.0.score()
+    }
+    fn hash(&self) -> u64 {
+        self.0.hash()
+    }
+    fn tiebreak(&self) -> Option<Player> {
+        self.0.tiebreak()
+    }
+    fn options(&self) -> Vec<(String, String)> {
+        self.0.options().pairs()
+    }
+    fn view(&self) -> Value {
+        self.0.view()
+    }
+    fn render_text(&self, color: bool) -> String {
+        self.0.render_text(color)
+    }
+    fn clone_box(&self) -> Box<dyn DynState> {
+        Box::new(self.clone())
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+/// Wraps a typed agent for the dynamic layer.
+pub struct AgentBox<G: GameMeta>(pub Box<dyn Agent<G>>);
+
+impl<G: GameMeta> DynAgent for AgentBox<G> {
+    fn choose(&mut self, state: &dyn DynState, ctx: &ThinkContext) -> Result<String, TabulaError> {
+        let typed = state.as_any().downcast_ref::<StateBox<G>>().ok_or_else(|| {
+            TabulaError::Unsupported(format!("a {} agent was given a {} state", G::ID, state.game_id()))
+        })?;
+        if let Status::Over(o) = typed.0.status() {
+            return Err(TabulaError::Move(MoveError::game_over("", format!("the game is over ({})", o.reason))));
+        }
+        let mv = self.0.choose(&typed.0, ctx);
+        Ok(typed.0.format_move(mv))
+    }
+    fn describe(&self) -> String {
+        self.0.describe()
+    }
+}
+
+/// Makes agents of a level; used by callers that build many.
+pub type AgentFactory = fn(&str, u64) -> Result<Box<dyn DynAgent>, TabulaError>;
+
+/// The registry entry of a game: a zero-sized value implementing [`DynGame`].
+pub struct Entry<G>(PhantomData<fn() -> G>);
+
+impl<G> Entry<G> {
+    pub const NEW: Entry<G> = Entry(PhantomData);
+}
+
+impl<G: GameMeta> Entry<G> {
+    fn parse_options(&self, options: &[(String, String)]) -> Result<G::Options, TabulaError> {
+        Ok(G::Options::from_pairs(options)?)
+    }
+}
+
+impl<G: GameMeta> DynGame for Entry<G> {
+    fn id(&self) -> &'static str {
+        G::ID
+    }
+    fn name(&self) -> &'static str {
+        G::NAME
+    }
+    fn description(&self) -> &'static str {
+        G::DESCRIPTION
+    }
+    fn players(&self) -> [&'static str; 2] {
+        G::PLAYERS
+    }
+    fn option_specs(&self) -> &'static [OptionSpec] {
+        G::Options::specs()
+    }
+    fn normalize_options(&self, options: &[(String, String)]) -> Result<Vec<(String, String)>, TabulaError> {
+        Ok(self.parse_options(options)?.pairs())
+    }
+    fn new_state(&self, options: &[(String, String)]) -> Result<Box<dyn DynState>, TabulaError> {
+        let o = self.parse_options(options)?;
+        Ok(Box::new(StateBox(G::new(&o))))
+    }
+    fn from_position(&self, options: &[(String, String)], position: &str) -> Result<Box<dyn DynState>, TabulaError> {
+        let o = self.parse_options(options)?;
+        let g = G::from_position(position, &o).map_err(TabulaError::Position)?;
+        Ok(Box::new(StateBox(g)))
+    }
+    fn levels(&self) -> Vec<LevelSpec> {
+        G::levels()
+    }
+    fn default_level(&self) -> &'static str {
+        G::default_level()
+    }
+    fn new_agent(&self, level: &str, seed: u64) -> Result<Box<dyn DynAgent>, TabulaError> {
+        match G::new_agent(level, seed) {
+            Some(a) => Ok(Box::new(AgentBox::<G>(a))),
+            None => Err(TabulaError::UnknownLevel {
+                game: G::ID.to_string(),
+                level: level.to_string(),
+                known: G::levels().iter().map(|l| l.id.clone()).collect::<Vec<_>>().join(", "),
+            }),
+        }
+    }
+    fn record_format(&self) -> &'static str {
+        G::record_format()
+    }
+    fn export(&self, log: &GameLog) -> Result<String, TabulaError> {
+        G::export(log).map_err(TabulaError::Record)
+    }
+    fn replay(&self, text: &str) -> Result<Vec<DynReplayed>, TabulaError> {
+        let games = G::import(text).map_err(TabulaError::Record)?;
+        Ok(games
+            .into_iter()
+            .map(|r| DynReplayed {
+                state: Box::new(StateBox(r.state)),
+                tags: r.tags,
+                moves: r.moves,
+                ended_at: r.ended_at,
+                notes: r.notes,
+            })
+            .collect())
+    }
+}
+
+/// Every game Tabula knows, by id.
+pub struct Registry {
+    games: &'static [&'static dyn DynGame],
+}
+
+impl Registry {
+    pub const fn new(games: &'static [&'static dyn DynGame]) -> Self {
+        Registry { games }
+    }
+    pub fn games(&self) -> &'static [&'static dyn DynGame] {
+        self.games
+    }
+    pub fn ids(&self) -> Vec<&'static str> {
+        self.games.iter().map(|g| g.id()).collect()
+    }
+    pub fn get(&self, id: &str) -> Result<&'static dyn DynGame, TabulaError> {
+        self.games
+            .iter()
+            .copied()
+            .find(|g| g.id().eq_ignore_ascii_case(id))
+            .ok_or_else(|| TabulaError::UnknownGame(id.to_string(), self.ids().join(", ")))
+    }
+}

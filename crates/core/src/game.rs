@@ -1,0 +1,266 @@
+//! The static game API.
+
+use crate::error::{MoveError, NotationError};
+use crate::options::GameOptions;
+use std::fmt::Debug;
+use std::hash::Hash;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// One of the two seats. Each game names them (`white`, `blue`, `x`, ...).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Player {
+    First = 0,
+    Second = 1,
+}
+
+impl Player {
+    pub const BOTH: [Player; 2] = [Player::First, Player::Second];
+
+    #[inline]
+    pub fn index(self) -> usize {
+        self as usize
+    }
+    #[inline]
+    pub fn other(self) -> Player {
+        match self {
+            Player::First => Player::Second,
+            Player::Second => Player::First,
+        }
+    }
+    #[inline]
+    pub fn from_index(i: usize) -> Player {
+        if i == 0 {
+            Player::First
+        } else {
+            Player::Second
+        }
+    }
+}
+
+/// How a finished game ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Outcome {
+    /// `None` is a draw.
+    pub winner: Option<Player>,
+    /// Short, lower-case, e.g. `"checkmate"`, `"threefold repetition"`.
+    pub reason: &'static str,
+}
+
+impl Outcome {
+    pub fn win(winner: Player, reason: &'static str) -> Self {
+        Outcome { winner: Some(winner), reason }
+    }
+    pub fn draw(reason: &'static str) -> Self {
+        Outcome { winner: None, reason }
+    }
+    /// OpenSpiel-style returns: +1 win, -1 loss, 0 draw.
+    pub fn returns(&self) -> [f64; 2] {
+        match self.winner {
+            None => [0.0, 0.0],
+            Some(Player::First) => [1.0, -1.0],
+            Some(Player::Second) => [-1.0, 1.0],
+        }
+    }
+    /// The result for `p` on a 0..1 scale (1 win, 0.5 draw, 0 loss).
+    pub fn score_for(&self, p: Player) -> f64 {
+        match self.winner {
+            None => 0.5,
+            Some(w) if w == p => 1.0,
+            Some(_) => 0.0,
+        }
+    }
+}
+
+/// Whether the game goes on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Status {
+    Ongoing,
+    Over(Outcome),
+}
+
+impl Status {
+    #[inline]
+    pub fn is_over(&self) -> bool {
+        matches!(self, Status::Over(_))
+    }
+    pub fn outcome(&self) -> Option<Outcome> {
+        match self {
+            Status::Ongoing => None,
+            Status::Over(o) => Some(*o),
+        }
+    }
+}
+
+/// A game's rules and notation: the tight core type every engine works on.
+///
+/// A value is one position together with whatever history the rules need
+/// (repetition counts, move counters). `Clone` must be cheap enough to copy
+/// a state at every MCTS iteration; implement `clone_from` to reuse buffers.
+pub trait Game: Clone + Debug + Send + Sync + 'static {
+    /// A move: small and `Copy`, so move lists are flat arrays.
+    type Move: Copy + Eq + Hash + Debug + Send + Sync + 'static;
+    type Options: GameOptions;
+
+    /// Registry id: `coldwar`, `dots`, ...
+    const ID: &'static str;
+    /// Display name.
+    const NAME: &'static str;
+    /// Player names, first player first, e.g. `["white", "black"]`.
+    const PLAYERS: [&'static str; 2];
+
+    /// The start position.
+    fn new(options: &Self::Options) -> Self;
+    /// A position in the game's notation. Games without a position notation
+    /// return an error saying so.
+    fn from_position(position: &str, options: &Self::Options) -> Result<Self, NotationError>;
+    /// The position in the game's notation, or `None` where it has none.
+    fn position(&self) -> Option<String>;
+    fn options(&self) -> &Self::Options;
+
+    fn to_move(&self) -> Player;
+    /// Clear `out` and write every legal move into it (none when over).
+    fn legal_moves(&self, out: &mut Vec<Self::Move>);
+    /// Apply a legal move. Behaviour for an illegal move is unspecified but
+    /// must not be undefined: callers check with [`Game::check_move`].
+    fn play(&mut self, mv: Self::Move);
+    fn status(&self) -> Status;
+    /// Plies played in this game (from the start or a loaded position).
+    fn plies(&self) -> u32;
+
+    /// A 64-bit hash of the position (not the history), kept incrementally.
+    fn hash(&self) -> u64;
+    /// The same hash computed from scratch, to test the incremental one.
+    fn hash_from_scratch(&self) -> u64;
+
+    /// Read a move in the game's notation. It need not be legal.
+    fn parse_move(&self, text: &str) -> Result<Self::Move, NotationError>;
+    /// Write a move in the game's notation.
+    fn format_move(&self, mv: Self::Move) -> String;
+
+    /// The score by player, for games that keep one.
+    fn score(&self) -> Option<[i32; 2]> {
+        None
+    }
+
+    /// Say why a well-formed move is illegal here. Called only for moves
+    /// that are not in `legal_moves`; games override it to explain more.
+    fn explain_illegal(&self, _mv: Self::Move) -> String {
+        "not a legal move in this position".to_string()
+    }
+
+    /// Read a move and check it is legal, with a reason when it is not.
+    fn check_move(&self, text: &str) -> Result<Self::Move, MoveError> {
+        if let Status::Over(o) = self.status() {
+            return Err(MoveError::game_over(text, format!("the game is over ({})", o.reason)));
+        }
+        let mv = self.parse_move(text).map_err(|e| MoveError::malformed(text, e.message))?;
+        let mut moves = Vec::new();
+        self.legal_moves(&mut moves);
+        if moves.contains(&mv) {
+            Ok(mv)
+        } else {
+            Err(MoveError::illegal(text, self.explain_illegal(mv)))
+        }
+    }
+
+    /// The winner when a match clock runs out, by the game's tie-breaker;
+    /// `None` when level. Games without a tie-breaker compare scores.
+    fn tiebreak(&self) -> Option<Player> {
+        match self.score() {
+            Some([a, b]) if a > b => Some(Player::First),
+            Some([a, b]) if b > a => Some(Player::Second),
+            _ => None,
+        }
+    }
+}
+
+/// How hard an agent may think for one move.
+#[derive(Debug, Clone, Default)]
+pub struct ThinkContext {
+    /// The agent's own remaining clock time, if a clock runs.
+    pub remaining: Option<Duration>,
+    /// Its increment per move.
+    pub increment: Option<Duration>,
+    /// A hard limit for this move, e.g. a shot clock.
+    pub deadline: Option<Instant>,
+    /// Set from outside to stop at once (UCI `stop`, server shutdown).
+    pub stop: Option<Arc<AtomicBool>>,
+}
+
+impl ThinkContext {
+    pub fn stopped(&self) -> bool {
+        self.stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed))
+    }
+
+    /// The time an agent with budget `wanted` may spend now: never more
+    /// than a safe share of its clock or the deadline allows.
+    pub fn cap(&self, wanted: Duration) -> Duration {
+        let mut t = wanted;
+        if let Some(rem) = self.remaining {
+            // Keep a reserve so that a slow move never loses on time.
+            let share = rem / 20 + self.increment.unwrap_or_default() / 2;
+            t = t.min(share.max(Duration::from_millis(10)));
+        }
+        if let Some(d) = self.deadline {
+            let left = d.saturating_duration_since(Instant::now());
+            t = t.min(left.mul_f64(0.8));
+        }
+        t
+    }
+}
+
+/// Something that picks moves: random play, MCTS, alpha-beta, a solver.
+pub trait Agent<G: Game>: Send {
+    /// Pick a legal move. `state` is ongoing.
+    fn choose(&mut self, state: &G, ctx: &ThinkContext) -> G::Move;
+    /// A short description, e.g. `"mcts 20000 iterations"`.
+    fn describe(&self) -> String;
+}
+
+/// An AI level as shown to users.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct LevelSpec {
+    pub id: String,
+    pub description: String,
+}
+
+impl LevelSpec {
+    pub fn new(id: impl Into<String>, description: impl Into<String>) -> Self {
+        LevelSpec { id: id.into(), description: description.into() }
+    }
+}
+
+/// What the registry and the front ends need beyond the rules: a
+/// description, AI levels, a JSON view for the browser, a terminal picture,
+/// and record formats.
+pub trait GameMeta: Game {
+    /// One sentence for `tabula games`.
+    const DESCRIPTION: &'static str;
+
+    /// The AI levels, weakest first.
+    fn levels() -> Vec<LevelSpec>;
+    /// The level used when none is named.
+    fn default_level() -> &'static str;
+    /// Make an agent for a level; `None` for an unknown level.
+    fn new_agent(level: &str, seed: u64) -> Option<Box<dyn Agent<Self>>>;
+
+    /// Game-specific data for UIs (the board and anything to draw).
+    fn view(&self) -> serde_json::Value;
+    /// The board for a terminal, with ANSI colours when `color`.
+    fn render_text(&self, color: bool) -> String;
+
+    /// Which record format `export`/`import` use: `pgn`, `sgf` or `txt`.
+    fn record_format() -> &'static str {
+        "txt"
+    }
+    /// Write a finished or unfinished game as a record.
+    fn export(log: &crate::record::GameLog) -> Result<String, String> {
+        crate::record::export_text::<Self>(log)
+    }
+    /// Read every game in a record file and replay it.
+    fn import(text: &str) -> Result<Vec<crate::record::Replayed<Self>>, String> {
+        crate::record::import_text::<Self>(text)
+    }
+}

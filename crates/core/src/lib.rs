@@ -1,0 +1,27 @@
+//! Tabula's game API.
+//!
+//! Two layers, as in OpenSpiel and cozy-chess:
+//! - [`Game`]: a static trait with a `Copy` move type. Engines and AIs are
+//!   generic over it, so hot loops never dispatch dynamically.
+//! - [`DynGame`] / [`DynState`]: an object-safe layer with string moves and
+//!   JSON views, used by the CLI and the server to treat every game alike
+//!   through one [`Registry`].
+//!
+//! The [`clock`] and [`matches`] modules hold the time-control state machines
+//! shared by every front end.
+
+pub mod clock;
+pub mod conformance;
+pub mod dynamic;
+pub mod error;
+pub mod game;
+pub mod matches;
+pub mod options;
+pub mod record;
+
+pub use clock::{Clock, ClockEvent, TimeControl};
+pub use dynamic::{AgentFactory, DynAgent, DynGame, DynState, Entry, Registry};
+pub use error::{MoveError, MoveErrorKind, NotationError, OptionError, TabulaError};
+pub use game::{Agent, Game, GameMeta, LevelSpec, Outcome, Player, Status, ThinkContext};
+pub use options::{GameOptions, NoOptions, OptionSpec};
+pub use record::{GameLog, Replayed};

@@ -1,0 +1,141 @@
+//! A match: a game state under a clock, with resignation and draw offers.
+//! Pure and time-injected like [`Clock`], so the CLI, the server and tests
+//! share it.
+
+use crate::clock::{Clock, ClockEvent, TimeControl};
+use crate::dynamic::DynState;
+use crate::error::MoveError;
+use crate::game::{Player, Status};
+use serde::{Deserialize, Serialize};
+
+/// How a match ended.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MatchResult {
+    /// `None` is a draw.
+    pub winner: Option<Player>,
+    pub reason: String,
+}
+
+/// Why a move was not accepted by a match.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MatchError {
+    Move(MoveError),
+    /// The match is already over.
+    Finished(MatchResult),
+    /// Time had run out before the move arrived; the match is now over.
+    TimeUp(MatchResult),
+}
+
+impl std::fmt::Display for MatchError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            MatchError::Move(e) => write!(f, "{e}"),
+            MatchError::Finished(r) => write!(f, "the game is over ({})", r.reason),
+            MatchError::TimeUp(r) => write!(f, "time ran out before the move ({})", r.reason),
+        }
+    }
+}
+
+/// A game under a clock.
+pub struct Match {
+    pub state: Box<dyn DynState>,
+    pub clock: Clock,
+    pub result: Option<MatchResult>,
+}
+
+impl Match {
+    /// A match on `state`; the clock starts at `now`.
+    pub fn new(state: Box<dyn DynState>, control: TimeControl, now: u64) -> Match {
+        let mut clock = Clock::new(control, state.to_move());
+        let result = Self::rules_result(state.as_ref());
+        if result.is_none() {
+            clock.start(now);
+        }
+        Match { state, clock, result }
+    }
+
+    fn rules_result(state: &dyn DynState) -> Option<MatchResult> {
+        match state.status() {
+            Status::Ongoing => None,
+            Status::Over(o) => Some(MatchResult { winner: o.winner, reason: o.reason.to_string() }),
+        }
+    }
+
+    fn finish(&mut self, result: MatchResult, now: u64) -> MatchResult {
+        self.clock.pause(now);
+        self.result = Some(result.clone());
+        result
+    }
+
+    /// Apply whatever time has done by `now`. Returns the result if the
+    /// match ended just now.
+    pub fn tick(&mut self, now: u64) -> Option<MatchResult> {
+        if self.result.is_some() {
+            return None;
+        }
+        let event = self.clock.check(now)?;
+        Some(self.on_time_event(event, now)).flatten()
+    }
+
+    fn on_time_event(&mut self, event: ClockEvent, now: u64) -> Option<MatchResult> {
+        let players = self.state.players();
+        match event {
+            ClockEvent::Flag { player } => {
+                let reason = format!("{} ran out of time", players[player.index()]);
+                Some(self.finish(MatchResult { winner: Some(player.other()), reason }, now))
+            }
+            ClockEvent::MatchTimeUp { overtime } => match self.state.tiebreak() {
+                Some(w) => {
+                    let reason = if overtime { "tie-breaker after overtime" } else { "tie-breaker at time" };
+                    Some(self.finish(MatchResult { winner: Some(w), reason: reason.into() }, now))
+                }
+                None if !overtime && self.clock.start_overtime(now) => None,
+                None => {
+                    let reason = if overtime { "level after overtime" } else { "level at time" };
+                    Some(self.finish(MatchResult { winner: None, reason: reason.into() }, now))
+                }
+            },
+        }
+    }
+
+    /// Play a move at `now` for the player on move.
+    pub fn play(&mut self, text: &str, now: u64) -> Result<(), MatchError> {
+        if let Some(r) = &self.result {
+            return Err(MatchError::Finished(r.clone()));
+        }
+        if let Some(ev) = self.clock.check(now) {
+            if let Some(r) = self.on_time_event(ev, now) {
+                return Err(MatchError::TimeUp(r));
+            }
+        }
+        // Check legality first so a refused move costs no clock change.
+        self.state.check(text).map_err(MatchError::Move)?;
+        if let Err(ev) = self.clock.on_move(now) {
+            // Unreachable after the check above, but stay safe.
+            let r = self.on_time_event(ev, now).unwrap_or(MatchResult { winner: None, reason: "time".into() });
+            return Err(MatchError::TimeUp(r));
+        }
+        self.state.play(text).map_err(MatchError::Move)?;
+        if let Some(r) = Self::rules_result(self.state.as_ref()) {
+            self.finish(r, now);
+        }
+        Ok(())
+    }
+
+    /// `p` resigns.
+    pub fn resign(&mut self, p: Player, now: u64) -> Option<MatchResult> {
+        if self.result.is_some() {
+            return None;
+        }
+        let reason = format!("{} resigned", self.state.players()[p.index()]);
+        Some(self.finish(MatchResult { winner: Some(p.other()), reason }, now))
+    }
+
+    /// Both players agreed to a draw.
+    pub fn agree_draw(&mut self, now: u64) -> Option<MatchResult> {
+        if self.result.is_some() {
+            return None;
+        }
+        Some(self.finish(MatchResult { winner: None, reason: "draw agreed".into() }, now))
+    }
+}

@@ -1,0 +1,73 @@
+//! Game options (`key=value`), such as board size or match format.
+
+use crate::error::OptionError;
+use std::fmt::Debug;
+
+/// One option a game accepts, for `tabula games`, `--help` and the lobby.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct OptionSpec {
+    pub key: &'static str,
+    /// The accepted values, e.g. `"5..64"` or `"on|off"`.
+    pub values: &'static str,
+    pub default: &'static str,
+    pub help: &'static str,
+}
+
+/// A game's options. `Default` gives the standard game.
+pub trait GameOptions: Clone + Default + Debug + PartialEq + Send + Sync + 'static {
+    /// The options this game accepts.
+    fn specs() -> &'static [OptionSpec];
+    /// Set one option from its text form.
+    fn set(&mut self, key: &str, value: &str) -> Result<(), OptionError>;
+    /// Every option with its current value, in `specs()` order.
+    fn pairs(&self) -> Vec<(String, String)>;
+
+    /// Build options from `key=value` pairs over the defaults.
+    fn from_pairs<K: AsRef<str>, V: AsRef<str>>(pairs: &[(K, V)]) -> Result<Self, OptionError> {
+        let mut options = Self::default();
+        for (k, v) in pairs {
+            options.set(k.as_ref(), v.as_ref())?;
+        }
+        options.validate()?;
+        Ok(options)
+    }
+
+    /// Check the combination once every option is set.
+    fn validate(&self) -> Result<(), OptionError> {
+        Ok(())
+    }
+}
+
+/// For games without options.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct NoOptions;
+
+impl GameOptions for NoOptions {
+    fn specs() -> &'static [OptionSpec] {
+        &[]
+    }
+    fn set(&mut self, key: &str, _value: &str) -> Result<(), OptionError> {
+        Err(OptionError::new(key, "this game has no options"))
+    }
+    fn pairs(&self) -> Vec<(String, String)> {
+        Vec::new()
+    }
+}
+
+/// Parse `key=value` text as given on a command line.
+pub fn parse_pair(text: &str) -> Result<(String, String), OptionError> {
+    match text.split_once('=') {
+        Some((k, v)) if !k.trim().is_empty() => Ok((k.trim().to_string(), v.trim().to_string())),
+        _ => Err(OptionError::new(text, "expected key=value")),
+    }
+}
+
+/// Reject an unknown key with the list of keys the game knows.
+pub fn unknown_key<O: GameOptions>(key: &str) -> OptionError {
+    let known: Vec<&str> = O::specs().iter().map(|s| s.key).collect();
+    if known.is_empty() {
+        OptionError::new(key, "this game has no options")
+    } else {
+        OptionError::new(key, format!("unknown option (known: {})", known.join(", ")))
+    }
+}
