@@ -78,7 +78,7 @@ pub fn terminal_value<G: Game>(state: &G) -> f64 {
 
 impl<G: Game> Policy<G> for RandomPolicy<G> {
     fn playout(&mut self, state: &mut G, rng: &mut Rng) -> f64 {
-        crate::random::random_playout(state, rng, &mut self.moves, self.max_plies);
+        state.random_playout(rng, &mut self.moves, self.max_plies);
         terminal_value(state)
     }
 }

@@ -1,8 +1,8 @@
-//! Uniformly random legal play, and random playouts for benchmarks.
+//! Uniformly random legal play.
 
 use crate::Rng;
 use rand::Rng as _;
-use tabula_core::{Agent, Game, Status, ThinkContext};
+use tabula_core::{Agent, Game, ThinkContext};
 
 /// Plays a uniformly random legal move.
 pub struct RandomAgent<G: Game> {
@@ -24,25 +24,4 @@ impl<G: Game> Agent<G> for RandomAgent<G> {
     fn describe(&self) -> String {
         "uniformly random legal moves".into()
     }
-}
-
-/// Play random legal moves until the game ends or `max_plies` more plies
-/// were played. Returns the plies played. `moves` is a reusable buffer, so
-/// a playout allocates nothing once it has grown.
-#[inline]
-pub fn random_playout<G: Game>(state: &mut G, rng: &mut Rng, moves: &mut Vec<G::Move>, max_plies: u32) -> u32 {
-    let mut n = 0;
-    while n < max_plies {
-        if state.status() != Status::Ongoing {
-            break;
-        }
-        state.legal_moves(moves);
-        if moves.is_empty() {
-            break;
-        }
-        let m = moves[rng.random_range(0..moves.len())];
-        state.play(m);
-        n += 1;
-    }
-    n
 }

@@ -30,9 +30,33 @@ pub trait DynGame: Send + Sync {
     fn record_format(&self) -> &'static str;
     fn export(&self, log: &GameLog) -> Result<String, TabulaError>;
     fn replay(&self, text: &str) -> Result<Vec<DynReplayed>, TabulaError>;
+    /// Random playouts from the start for about `seconds` on this thread.
+    fn bench(&self, options: &[(String, String)], seconds: f64, seed: u64) -> Result<BenchReport, TabulaError>;
+    /// Play a random game checking the API's invariants (see
+    /// [`crate::conformance::check_random_game`]).
+    fn self_check(&self, options: &[(String, String)], seed: u64, max_plies: u32) -> Result<u32, String>;
+    /// Feed text to every parser; must never panic.
+    fn feed_parsers(&self, text: &str) -> usize;
     /// A player's index from its name (`white` -> 0).
     fn player_by_name(&self, name: &str) -> Option<Player> {
         self.players().iter().position(|p| p.eq_ignore_ascii_case(name)).map(Player::from_index)
+    }
+}
+
+/// What `bench` measured.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct BenchReport {
+    pub games: u64,
+    pub plies: u64,
+    pub seconds: f64,
+}
+
+impl BenchReport {
+    pub fn games_per_second(&self) -> f64 {
+        self.games as f64 / self.seconds
+    }
+    pub fn plies_per_second(&self) -> f64 {
+        self.plies as f64 / self.seconds
     }
 }
 
@@ -262,6 +286,32 @@ impl<G: GameMeta> DynGame for Entry<G> {
     }
     fn export(&self, log: &GameLog) -> Result<String, TabulaError> {
         G::export(log).map_err(TabulaError::Record)
+    }
+    fn bench(&self, options: &[(String, String)], seconds: f64, seed: u64) -> Result<BenchReport, TabulaError> {
+        use rand::SeedableRng;
+        let o = self.parse_options(options)?;
+        let start = G::new(&o);
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
+        let mut moves = Vec::new();
+        let mut state = start.clone();
+        let (mut games, mut plies) = (0u64, 0u64);
+        let began = std::time::Instant::now();
+        loop {
+            state.clone_from(&start);
+            plies += state.random_playout(&mut rng, &mut moves, u32::MAX) as u64;
+            games += 1;
+            if games % 16 == 0 && began.elapsed().as_secs_f64() >= seconds {
+                break;
+            }
+        }
+        Ok(BenchReport { games, plies, seconds: began.elapsed().as_secs_f64() })
+    }
+    fn self_check(&self, options: &[(String, String)], seed: u64, max_plies: u32) -> Result<u32, String> {
+        let o = self.parse_options(options).map_err(|e| e.to_string())?;
+        crate::conformance::check_random_game(&G::new(&o), seed, max_plies)
+    }
+    fn feed_parsers(&self, text: &str) -> usize {
+        crate::conformance::feed_parsers(&G::new(&G::Options::default()), text)
     }
     fn replay(&self, text: &str) -> Result<Vec<DynReplayed>, TabulaError> {
         let games = G::import(text).map_err(TabulaError::Record)?;

@@ -2,6 +2,8 @@
 
 use crate::error::{MoveError, NotationError};
 use crate::options::GameOptions;
+use rand::rngs::SmallRng;
+use rand::Rng;
 use std::fmt::Debug;
 use std::hash::Hash;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -163,6 +165,25 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
         } else {
             Err(MoveError::illegal(text, self.explain_illegal(mv)))
         }
+    }
+
+    /// Play uniformly random legal moves until the game ends or `max_plies`
+    /// plies were played; returns the plies played. The default generates
+    /// every legal move each ply; games override it when they can pick a
+    /// random move faster. `moves` is a reusable buffer, so a playout
+    /// allocates nothing once it has grown.
+    fn random_playout(&mut self, rng: &mut SmallRng, moves: &mut Vec<Self::Move>, max_plies: u32) -> u32 {
+        let mut n = 0;
+        while n < max_plies && !self.status().is_over() {
+            self.legal_moves(moves);
+            if moves.is_empty() {
+                break;
+            }
+            let m = moves[rng.random_range(0..moves.len())];
+            self.play(m);
+            n += 1;
+        }
+        n
     }
 
     /// The winner when a match clock runs out, by the game's tie-breaker;

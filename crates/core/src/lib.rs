@@ -20,7 +20,7 @@ pub mod options;
 pub mod record;
 
 pub use clock::{Clock, ClockEvent, TimeControl};
-pub use dynamic::{AgentFactory, DynAgent, DynGame, DynState, Entry, Registry};
+pub use dynamic::{AgentFactory, BenchReport, DynAgent, DynGame, DynState, Entry, Registry};
 pub use error::{MoveError, MoveErrorKind, NotationError, OptionError, TabulaError};
 pub use game::{Agent, Game, GameMeta, LevelSpec, Outcome, Player, Status, ThinkContext};
 pub use options::{GameOptions, NoOptions, OptionSpec};
