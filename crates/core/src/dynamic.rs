@@ -86,6 +86,8 @@ pub trait DynState: Send + Sync {
     fn hash(&self) -> u64;
     fn tiebreak(&self) -> Option<Player>;
     fn options(&self) -> Vec<(String, String)>;
+    /// The time control the game's options call for, if any.
+    fn time_control(&self) -> Option<crate::clock::TimeControl>;
     /// Game-specific data for drawing the board.
     fn view(&self) -> Value;
     fn render_text(&self, color: bool) -> String;
@@ -187,6 +189,9 @@ impl<G: GameMeta> DynState for StateBox<G> {
     }
     fn options(&self) -> Vec<(String, String)> {
         self.0.options().pairs()
+    }
+    fn time_control(&self) -> Option<crate::clock::TimeControl> {
+        self.0.time_control()
     }
     fn view(&self) -> Value {
         self.0.view()

@@ -272,6 +272,12 @@ pub trait GameMeta: Game {
     /// The board for a terminal, with ANSI colours when `color`.
     fn render_text(&self, color: bool) -> String;
 
+    /// The time control this game's options call for (Cordots' match
+    /// modes), or `None` to leave it to the players.
+    fn time_control(&self) -> Option<crate::clock::TimeControl> {
+        None
+    }
+
     /// Which record format `export`/`import` use: `pgn`, `sgf` or `txt`.
     fn record_format() -> &'static str {
         "txt"
