@@ -39,7 +39,8 @@ pub fn mcts_config(budget: Budget, seed: u64) -> MctsConfig {
     MctsConfig { iterations: Some(budget.iterations), time: Some(budget.time), seed, ..MctsConfig::default() }
 }
 
-/// An agent for a generic level, with random playouts.
+/// An agent for a generic level, with random playouts. Also accepts the
+/// [`plain_uct`] specs.
 pub fn generic_agent<G: Game>(level: &str, seed: u64) -> Option<Box<dyn Agent<G>>> {
     generic_agent_with(level, seed, RandomPolicy::<G>::default)
 }
@@ -53,6 +54,24 @@ pub fn generic_agent_with<G: Game, P: Policy<G> + 'static>(
     if level == "random" {
         return Some(Box::new(RandomAgent::<G>::new(seed)));
     }
+    if let Some(agent) = plain_uct(level, seed) {
+        return Some(agent);
+    }
     let budget = mcts_budget(level)?;
     Some(Box::new(Mcts::new(mcts_config(budget, seed), policy())))
+}
+
+/// The baseline every game's AI is measured against: plain UCT with random
+/// playouts, `uct:MS` for a time budget per move, `uct-iter:N` for a
+/// number of playouts. Games accept these specs next to their own levels.
+pub fn plain_uct<G: Game>(level: &str, seed: u64) -> Option<Box<dyn Agent<G>>> {
+    let (iterations, time) = if let Some(ms) = level.strip_prefix("uct:") {
+        (None, Some(Duration::from_millis(ms.parse().ok().filter(|&v| v > 0)?)))
+    } else if let Some(n) = level.strip_prefix("uct-iter:") {
+        (Some(n.parse().ok().filter(|&v| v > 0)?), None)
+    } else {
+        return None;
+    };
+    let config = MctsConfig { iterations, time, seed, ..MctsConfig::default() };
+    Some(Box::new(Mcts::new(config, RandomPolicy::<G>::default())))
 }

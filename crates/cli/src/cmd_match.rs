@@ -1,0 +1,186 @@
+use crate::util::{self, input_error};
+use anyhow::{anyhow, Result};
+use indicatif::{ProgressBar, ProgressStyle};
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use tabula_core::{DynGame, Player, Status};
+
+#[derive(clap::Args)]
+#[command(after_help = "AI specs: a level of the game (see `tabula games`), `random`, or the plain-UCT\n\
+    baselines `uct:MS` (random playouts, MS milliseconds per move) and `uct-iter:N` (N playouts).\n\n\
+    EXAMPLE:\n  tabula match coldwar --a hard --b uct:200 --games 100 --jobs 2")]
+pub struct Args {
+    /// Game id (see `tabula games`)
+    game: String,
+    /// The first AI (its results are reported)
+    #[arg(long, value_name = "AI")]
+    a: String,
+    /// The second AI
+    #[arg(long, value_name = "AI")]
+    b: String,
+    /// Number of games; colours alternate, A moves first in the odd games
+    #[arg(long, default_value_t = 10)]
+    games: usize,
+    /// Seed; the same seed replays the same match
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Games played at once
+    #[arg(long, default_value_t = 1)]
+    jobs: usize,
+    /// A game option as key=value (repeatable)
+    #[arg(long = "option", short = 'o', value_name = "KEY=VALUE")]
+    options: Vec<String>,
+    /// Print the summary as JSON
+    #[arg(long)]
+    json: bool,
+}
+
+/// One finished game: A's score (1, 0.5, 0), whether A moved first, plies.
+#[derive(Clone, Copy)]
+struct GameResult {
+    a_score: f64,
+    a_first: bool,
+    plies: u32,
+}
+
+fn strip_ai(spec: &str) -> &str {
+    spec.strip_prefix("ai:").unwrap_or(spec)
+}
+
+fn play_one(
+    game: &dyn DynGame,
+    options: &[(String, String)],
+    a: &str,
+    b: &str,
+    index: usize,
+    seed: u64,
+) -> Result<GameResult> {
+    let a_first = index % 2 == 0;
+    let game_seed = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(index as u64 * 2);
+    let (first, second) = if a_first { (a, b) } else { (b, a) };
+    let mut agents = [game.new_agent(first, game_seed)?, game.new_agent(second, game_seed + 1)?];
+    let mut state = game.new_state(options)?;
+    let mut plies = 0;
+    while state.status() == Status::Ongoing {
+        let mover = state.to_move();
+        let mv = agents[mover.index()].choose(state.as_ref(), &Default::default())?;
+        state
+            .play(&mv)
+            .map_err(|e| anyhow!("game {}: the AI for {} chose {e}", index + 1, state.player_name(mover)))?;
+        plies += 1;
+    }
+    let outcome = state.status().outcome().expect("the game is over");
+    let a_player = if a_first { Player::First } else { Player::Second };
+    Ok(GameResult { a_score: outcome.score_for(a_player), a_first, plies })
+}
+
+/// Elo difference for a score fraction.
+fn elo(p: f64) -> f64 {
+    let p = p.clamp(1e-6, 1.0 - 1e-6);
+    -400.0 * (1.0 / p - 1.0).log10()
+}
+
+fn fmt_elo(p: f64) -> String {
+    if p >= 1.0 {
+        "+inf".into()
+    } else if p <= 0.0 {
+        "-inf".into()
+    } else {
+        format!("{:+.0}", elo(p))
+    }
+}
+
+pub fn run(args: Args) -> Result<ExitCode> {
+    let game = util::game(&args.game)?;
+    let options = util::options(&args.options)?;
+    game.new_state(&options).map_err(|e| input_error(e.to_string()))?;
+    if args.games == 0 {
+        return Err(input_error("--games must be at least 1"));
+    }
+    let jobs = args.jobs.clamp(1, 64);
+    let (a, b) = (strip_ai(&args.a), strip_ai(&args.b));
+    for spec in [a, b] {
+        game.new_agent(spec, 0).map_err(|e| input_error(e.to_string()))?;
+    }
+    let bar = ProgressBar::new(args.games as u64);
+    bar.set_style(
+        ProgressStyle::with_template("{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} games  {msg}  (eta {eta})")
+            .expect("valid template"),
+    );
+    let next = AtomicUsize::new(0);
+    let results: Mutex<Vec<Option<GameResult>>> = Mutex::new(vec![None; args.games]);
+    let failure: Mutex<Option<anyhow::Error>> = Mutex::new(None);
+    let tally = Mutex::new((0u32, 0u32, 0u32));
+    std::thread::scope(|s| {
+        for _ in 0..jobs {
+            s.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                if i >= args.games || failure.lock().unwrap().is_some() {
+                    break;
+                }
+                match play_one(game, &options, a, b, i, args.seed) {
+                    Ok(r) => {
+                        results.lock().unwrap()[i] = Some(r);
+                        let mut t = tally.lock().unwrap();
+                        match r.a_score {
+                            x if x > 0.75 => t.0 += 1,
+                            x if x < 0.25 => t.2 += 1,
+                            _ => t.1 += 1,
+                        }
+                        bar.set_message(format!("A +{} ={} -{}", t.0, t.1, t.2));
+                        bar.inc(1);
+                    }
+                    Err(e) => {
+                        *failure.lock().unwrap() = Some(e);
+                        break;
+                    }
+                }
+            });
+        }
+    });
+    bar.finish_and_clear();
+    if let Some(e) = failure.into_inner().unwrap() {
+        return Err(e);
+    }
+    let results: Vec<GameResult> = results.into_inner().unwrap().into_iter().flatten().collect();
+    let n = results.len() as f64;
+    let wins = results.iter().filter(|r| r.a_score > 0.75).count();
+    let losses = results.iter().filter(|r| r.a_score < 0.25).count();
+    let draws = results.len() - wins - losses;
+    let mean = results.iter().map(|r| r.a_score).sum::<f64>() / n;
+    let var = if n > 1.0 { results.iter().map(|r| (r.a_score - mean).powi(2)).sum::<f64>() / (n - 1.0) } else { 0.0 };
+    let half = 1.96 * (var / n).sqrt();
+    let (lo, hi) = ((mean - half).max(0.0), (mean + half).min(1.0));
+    let first_score = results.iter().filter(|r| r.a_first).map(|r| r.a_score).sum::<f64>();
+    let first_games = results.iter().filter(|r| r.a_first).count();
+    let avg_plies = results.iter().map(|r| r.plies as f64).sum::<f64>() / n;
+    if args.json {
+        println!(
+            "{}",
+            serde_json::json!({
+                "game": game.id(), "a": a, "b": b, "games": results.len(),
+                "wins": wins, "draws": draws, "losses": losses,
+                "score": mean, "score_ci95": [lo, hi],
+                "elo": fmt_elo(mean), "elo_ci95": [fmt_elo(lo), fmt_elo(hi)],
+                "a_score_moving_first": if first_games > 0 { first_score / first_games as f64 } else { f64::NAN },
+                "average_plies": avg_plies, "seed": args.seed,
+            })
+        );
+    } else {
+        println!("{}: A = {a}, B = {b}, {} games, seed {}", game.id(), results.len(), args.seed);
+        println!("A: {wins} wins, {draws} draws, {losses} losses");
+        println!("A's score: {:.1}% (95% CI {:.1}% to {:.1}%)", mean * 100.0, lo * 100.0, hi * 100.0);
+        println!("Elo difference A - B: {} (95% CI {} to {})", fmt_elo(mean), fmt_elo(lo), fmt_elo(hi));
+        if first_games > 0 && first_games < results.len() {
+            let second = results.len() - first_games;
+            println!(
+                "A's score moving first: {:.1}%, moving second: {:.1}%",
+                first_score / first_games as f64 * 100.0,
+                (mean * n - first_score) / second as f64 * 100.0
+            );
+        }
+        println!("average length: {avg_plies:.1} plies");
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,63 @@
+//! `tabula`: one command for every game. The work is done by the game
+//! crates through the registry; this binary only parses arguments and
+//! prints results.
+
+mod cmd_bench;
+mod cmd_games;
+mod cmd_match;
+mod cmd_play;
+mod cmd_replay;
+mod cmd_state;
+mod util;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(
+    name = "tabula",
+    version,
+    about = "Tabula: Cordots, Cumisitha, Dots and Cold War, with strong AIs",
+    long_about = "Tabula: play Cordots, Cumisitha, Dots and Cold War in the terminal or the browser, \
+                  against people or AIs, and use the engines for simulation and analysis.\n\n\
+                  Run `tabula games` to see the games, their options and AI levels."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// List the games, their options and AI levels
+    Games(cmd_games::Args),
+    /// Print a position as JSON (after optional moves)
+    State(cmd_state::Args),
+    /// Play in the terminal, against a person or an AI
+    Play(cmd_play::Args),
+    /// Play AIs against each other and report the score and Elo difference
+    Match(cmd_match::Args),
+    /// Measure random playouts per second on one thread
+    Bench(cmd_bench::Args),
+    /// Replay a game record (PGN, SGF or Tabula's text) and print the final state
+    Replay(cmd_replay::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Games(a) => cmd_games::run(a),
+        Command::State(a) => cmd_state::run(a),
+        Command::Play(a) => cmd_play::run(a),
+        Command::Match(a) => cmd_match::run(a),
+        Command::Bench(a) => cmd_bench::run(a),
+        Command::Replay(a) => cmd_replay::run(a),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(util::exit_code(&e))
+        }
+    }
+}

@@ -1,0 +1,539 @@
+//! The rules and notation of Cold War.
+
+use tabula_core::{Game, NoOptions, NotationError, Outcome, Player, Status};
+
+/// A square index: a1 = 0, b1 = 1, c1 = 2, a2 = 3, ... c3 = 8.
+pub type Square = u8;
+
+/// One action.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Move {
+    /// Create a base on an empty square or bolster an own base (`b2`).
+    Place(Square),
+    /// Move one piece into an empty adjacent square (`b2-b3`).
+    Transfer(Square, Square),
+    /// Attack an adjacent enemy base (`b2xb3`).
+    Attack(Square, Square),
+    /// Take over an adjacent enemy base, 3 against 1 (`b2>b3`).
+    Conquer(Square, Square),
+}
+
+/// The orthogonal neighbours of each square.
+pub(crate) const NEIGHBOURS: [&[Square]; 9] =
+    [&[1, 3], &[0, 2, 4], &[1, 5], &[0, 4, 6], &[1, 3, 5, 7], &[2, 4, 8], &[3, 7], &[4, 6, 8], &[5, 7]];
+
+/// Games that reach this many plies are drawn (a safety cap).
+pub const PLY_CAP: u32 = 500;
+
+/// The number of boards: each of the 9 squares has 7 states.
+pub const BOARDS: u32 = 40_353_607;
+
+/// `7^s`: the weight of square `s` in a board index.
+pub(crate) const POW7: [u32; 9] = [1, 7, 49, 343, 2401, 16_807, 117_649, 823_543, 5_764_801];
+
+const fn splitmix(mut x: u64) -> u64 {
+    x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 31)
+}
+
+/// Zobrist keys, indexed by square and cell code (1..=6).
+const ZOBRIST: [[u64; 7]; 9] = {
+    let mut t = [[0u64; 7]; 9];
+    let mut s = 0;
+    while s < 9 {
+        let mut c = 1;
+        while c < 7 {
+            t[s][c] = splitmix((s * 7 + c) as u64 + 0xC01D);
+            c += 1;
+        }
+        s += 1;
+    }
+    t
+};
+const ZOBRIST_SECOND: u64 = splitmix(0xC01D_0000);
+
+/// A cell: 0 empty, +n an X base of n pieces, -n an O base of n pieces.
+type Cell = i8;
+
+#[inline]
+fn owner(c: Cell) -> Option<Player> {
+    match c {
+        0 => None,
+        c if c > 0 => Some(Player::First),
+        _ => Some(Player::Second),
+    }
+}
+
+#[inline]
+pub(crate) fn code(c: Cell) -> usize {
+    match c {
+        0 => 0,
+        c if c > 0 => c as usize,
+        c => (3 - c) as usize,
+    }
+}
+
+/// A Cold War game: the board, the side to move and the history needed
+/// for the repetition rule.
+#[derive(Debug)]
+pub struct ColdWar {
+    cells: [Cell; 9],
+    to_move: Player,
+    plies: u32,
+    hash: u64,
+    /// The board index, kept incrementally (see [`ColdWar::board_index`]).
+    index: u32,
+    /// Exact keys (board index and side to move) of every position so far,
+    /// the start included, for the threefold-repetition rule. Exact keys
+    /// rather than hashes, so a hash collision can never end a game.
+    history: Vec<u32>,
+    status: Status,
+    last: Option<Move>,
+}
+
+impl Clone for ColdWar {
+    fn clone(&self) -> Self {
+        ColdWar { history: self.history.clone(), ..*self }
+    }
+    fn clone_from(&mut self, src: &Self) {
+        self.cells = src.cells;
+        self.to_move = src.to_move;
+        self.plies = src.plies;
+        self.hash = src.hash;
+        self.index = src.index;
+        self.history.clone_from(&src.history);
+        self.status = src.status;
+        self.last = src.last;
+    }
+}
+
+/// `a1` .. `c3`.
+pub fn square_name(s: Square) -> String {
+    format!("{}{}", (b'a' + s % 3) as char, s / 3 + 1)
+}
+
+fn parse_square(text: &str) -> Result<Square, NotationError> {
+    let b = text.as_bytes();
+    if b.len() != 2 {
+        return Err(NotationError::new(format!("'{text}' is not a square (a1 to c3)")));
+    }
+    let file = b[0].to_ascii_lowercase();
+    if !(b'a'..=b'c').contains(&file) || !(b'1'..=b'3').contains(&b[1]) {
+        return Err(NotationError::new(format!("'{text}' is not a square (a1 to c3)")));
+    }
+    Ok((b[1] - b'1') * 3 + (file - b'a'))
+}
+
+/// The cells of a board index (see [`ColdWar::board_index`]).
+pub(crate) fn cells_of_index(mut index: u32) -> [Cell; 9] {
+    let mut cells = [0i8; 9];
+    for c in cells.iter_mut() {
+        let k = (index % 7) as i8;
+        index /= 7;
+        *c = if k <= 3 { k } else { -(k - 3) };
+    }
+    cells
+}
+
+/// The number of legal actions for the side whose bases are positive,
+/// without building a move list (the solver counts 40 million boards).
+/// Must agree with [`ColdWar::board_moves`]; a test checks it does.
+pub(crate) fn count_moves_for_positive(cells: &[Cell; 9]) -> u8 {
+    let has_piece = cells.iter().any(|&c| c > 0);
+    let mut n = 0u8;
+    for s in 0..9 {
+        let c = cells[s];
+        if c == 0 {
+            if !has_piece || NEIGHBOURS[s].iter().any(|&t| cells[t as usize] > 0) {
+                n += 1;
+            }
+        } else if c > 0 {
+            n += (c < 3) as u8;
+            for &t in NEIGHBOURS[s] {
+                let d = cells[t as usize];
+                // A transfer into an empty square, or an attack, plus the
+                // conquer option at 3 against 1.
+                n += (d <= 0) as u8 + (c == 3 && d == -1) as u8;
+            }
+        }
+    }
+    n
+}
+
+fn adjacent(a: Square, b: Square) -> bool {
+    NEIGHBOURS[a as usize].contains(&b)
+}
+
+impl ColdWar {
+    /// The cell of a square: `(owner, pieces)`.
+    pub fn cell(&self, s: Square) -> (Option<Player>, u8) {
+        let c = self.cells[s as usize];
+        (owner(c), c.unsigned_abs())
+    }
+
+    /// The board as a number in base 7 (square a1 lowest), with the cell
+    /// codes 0 empty, 1..=3 X, 4..=6 O. Every board has one index below 7^9.
+    pub fn board_index(&self) -> u32 {
+        self.index
+    }
+
+    fn index_from_scratch(cells: &[Cell; 9]) -> u32 {
+        cells.iter().rev().fold(0u32, |acc, &c| acc * 7 + code(c) as u32)
+    }
+
+    /// The key of the position for the repetition rule: board and side.
+    fn repetition_key(&self) -> u32 {
+        // 2 * BOARDS < 2^32, so the key is exact.
+        self.index * 2 + self.to_move.index() as u32
+    }
+
+    /// The board of an index from [`ColdWar::board_index`].
+    pub fn from_board_index(mut index: u32, to_move: Player) -> ColdWar {
+        let mut cells = [0i8; 9];
+        for c in cells.iter_mut() {
+            let k = (index % 7) as i8;
+            index /= 7;
+            *c = if k <= 3 { k } else { -(k - 3) };
+        }
+        Self::from_cells(cells, to_move)
+    }
+
+    fn from_cells(cells: [Cell; 9], to_move: Player) -> ColdWar {
+        let mut g =
+            ColdWar { cells, to_move, plies: 0, hash: 0, history: Vec::new(), status: Status::Ongoing, last: None };
+        g.hash = g.hash_from_scratch();
+        g.history.push(g.hash);
+        g.status = g.judge_board();
+        g
+    }
+
+    /// The cells as signed counts (+ X, - O), a1 first.
+    pub fn cells(&self) -> [i8; 9] {
+        self.cells
+    }
+
+    pub fn last_move(&self) -> Option<Move> {
+        self.last
+    }
+
+    fn owns(&self, p: Player, s: Square) -> bool {
+        owner(self.cells[s as usize]) == Some(p)
+    }
+
+    /// A side that holds all nine squares has won.
+    fn judge_board(&self) -> Status {
+        for p in Player::BOTH {
+            if (0..9).all(|s| self.owns(p, s)) {
+                return Status::Over(Outcome::win(p, "holds every square"));
+            }
+        }
+        Status::Ongoing
+    }
+
+    fn set(&mut self, s: Square, c: Cell) {
+        let old = self.cells[s as usize];
+        self.hash ^= ZOBRIST[s as usize][code(old)] ^ ZOBRIST[s as usize][code(c)];
+        // Wrapping arithmetic: the sum is exact once every square is set.
+        self.index = self
+            .index
+            .wrapping_add((code(c) as u32).wrapping_mul(POW7[s as usize]))
+            .wrapping_sub((code(old) as u32).wrapping_mul(POW7[s as usize]));
+        self.cells[s as usize] = c;
+    }
+
+    /// `+1` for X, `-1` for O.
+    fn sign(p: Player) -> i8 {
+        if p == Player::First {
+            1
+        } else {
+            -1
+        }
+    }
+
+    /// Legal moves without the game-over check (for the solver too).
+    pub fn board_moves(&self, out: &mut Vec<Move>) {
+        out.clear();
+        let me = self.to_move;
+        let sign = Self::sign(me);
+        let has_piece = self.cells.iter().any(|&c| c * sign > 0);
+        for s in 0..9u8 {
+            let c = self.cells[s as usize] * sign;
+            if c == 0 {
+                if !has_piece || NEIGHBOURS[s as usize].iter().any(|&n| self.cells[n as usize] * sign > 0) {
+                    out.push(Move::Place(s));
+                }
+            } else if c > 0 {
+                if c < 3 {
+                    out.push(Move::Place(s));
+                }
+                for &t in NEIGHBOURS[s as usize] {
+                    let d = self.cells[t as usize] * sign;
+                    if d == 0 {
+                        out.push(Move::Transfer(s, t));
+                    } else if d < 0 {
+                        out.push(Move::Attack(s, t));
+                        if c == 3 && d == -1 {
+                            out.push(Move::Conquer(s, t));
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Apply a move to the board only (no status, history or ply count).
+    pub fn apply_to_board(&mut self, mv: Move) {
+        let sign = Self::sign(self.to_move);
+        match mv {
+            Move::Place(s) => {
+                let c = self.cells[s as usize];
+                self.set(s, c + sign);
+            }
+            Move::Transfer(s, t) => {
+                let c = self.cells[s as usize];
+                self.set(s, c - sign);
+                self.set(t, sign);
+            }
+            Move::Attack(s, t) => {
+                let a = self.cells[s as usize].abs();
+                let d = self.cells[t as usize].abs();
+                if a == d {
+                    self.set(s, 0);
+                    self.set(t, 0);
+                } else if a > d {
+                    self.set(s, sign);
+                    self.set(t, 0);
+                } else {
+                    self.set(s, 0);
+                    self.set(t, -sign);
+                }
+            }
+            Move::Conquer(s, t) => {
+                self.set(s, sign);
+                self.set(t, sign);
+            }
+        }
+        self.to_move = self.to_move.other();
+        self.hash ^= ZOBRIST_SECOND;
+    }
+
+    /// Does the side that just moved hold every square?
+    pub fn mover_holds_all(&self) -> bool {
+        let mover = self.to_move.other();
+        (0..9).all(|s| self.owns(mover, s))
+    }
+}
+
+impl Game for ColdWar {
+    type Move = Move;
+    type Options = NoOptions;
+    const ID: &'static str = "coldwar";
+    const NAME: &'static str = "Cold War";
+    const PLAYERS: [&'static str; 2] = ["x", "o"];
+
+    fn new(_options: &NoOptions) -> Self {
+        Self::from_cells([0; 9], Player::First)
+    }
+
+    fn from_position(position: &str, _options: &NoOptions) -> Result<Self, NotationError> {
+        let err = |m: String| NotationError::new(format!("{m} (expected e.g. 'X3.O1/.X1./... O')"));
+        let (board, side) =
+            position.trim().split_once(' ').ok_or_else(|| err(format!("'{position}' has no side to move")))?;
+        let to_move = match side.trim() {
+            "X" | "x" => Player::First,
+            "O" | "o" => Player::Second,
+            other => return Err(err(format!("side to move '{other}' is not X or O"))),
+        };
+        let ranks: Vec<&str> = board.split('/').collect();
+        if ranks.len() != 3 {
+            return Err(err(format!("{} ranks instead of 3", ranks.len())));
+        }
+        let mut cells = [0i8; 9];
+        for (i, rank_text) in ranks.iter().enumerate() {
+            let rank = 2 - i; // ranks are written from 3 down to 1
+            let mut chars = rank_text.chars();
+            let mut file = 0;
+            while let Some(ch) = chars.next() {
+                if file >= 3 {
+                    return Err(err(format!("rank {} has more than three squares", rank + 1)));
+                }
+                let cell =
+                    match ch {
+                        '.' => 0,
+                        'X' | 'O' => {
+                            let n =
+                                chars.next().and_then(|d| d.to_digit(10)).filter(|d| (1..=3).contains(d)).ok_or_else(
+                                    || err(format!("{ch} on rank {} needs a count from 1 to 3", rank + 1)),
+                                )? as i8;
+                            if ch == 'X' {
+                                n
+                            } else {
+                                -n
+                            }
+                        }
+                        other => return Err(err(format!("'{other}' on rank {} is not '.', X or O", rank + 1))),
+                    };
+                cells[rank * 3 + file] = cell;
+                file += 1;
+            }
+            if file != 3 {
+                return Err(err(format!("rank {} has {file} squares instead of 3", rank + 1)));
+            }
+        }
+        Ok(Self::from_cells(cells, to_move))
+    }
+
+    fn position(&self) -> Option<String> {
+        let mut s = String::with_capacity(24);
+        for rank in (0..3).rev() {
+            for file in 0..3 {
+                match self.cells[rank * 3 + file] {
+                    0 => s.push('.'),
+                    c if c > 0 => {
+                        s.push('X');
+                        s.push((b'0' + c as u8) as char);
+                    }
+                    c => {
+                        s.push('O');
+                        s.push((b'0' + (-c) as u8) as char);
+                    }
+                }
+            }
+            if rank > 0 {
+                s.push('/');
+            }
+        }
+        s.push_str(if self.to_move == Player::First { " X" } else { " O" });
+        Some(s)
+    }
+
+    fn options(&self) -> &NoOptions {
+        &NoOptions
+    }
+
+    fn to_move(&self) -> Player {
+        self.to_move
+    }
+
+    fn legal_moves(&self, out: &mut Vec<Move>) {
+        if self.status.is_over() {
+            out.clear();
+        } else {
+            self.board_moves(out);
+        }
+    }
+
+    fn play(&mut self, mv: Move) {
+        self.apply_to_board(mv);
+        self.plies += 1;
+        self.last = Some(mv);
+        let key = self.repetition_key();
+        self.history.push(key);
+        let mover = self.to_move.other();
+        self.status = if self.mover_holds_all() {
+            Status::Over(Outcome::win(mover, "holds every square"))
+        } else if self.history.iter().filter(|&&k| k == key).count() >= 3 {
+            Status::Over(Outcome::draw("threefold repetition"))
+        } else if self.plies >= PLY_CAP {
+            Status::Over(Outcome::draw("500-ply cap"))
+        } else {
+            Status::Ongoing
+        };
+    }
+
+    fn status(&self) -> Status {
+        self.status
+    }
+
+    fn plies(&self) -> u32 {
+        self.plies
+    }
+
+    fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    fn hash_from_scratch(&self) -> u64 {
+        let mut h = if self.to_move == Player::Second { ZOBRIST_SECOND } else { 0 };
+        for (s, &c) in self.cells.iter().enumerate() {
+            h ^= ZOBRIST[s][code(c)];
+        }
+        h
+    }
+
+    fn parse_move(&self, text: &str) -> Result<Move, NotationError> {
+        let t = text.trim();
+        if let Some(i) = t.find(['-', 'x', 'X', '>']) {
+            let from = parse_square(&t[..i])?;
+            let to = parse_square(&t[i + 1..])?;
+            return Ok(match t.as_bytes()[i] {
+                b'-' => Move::Transfer(from, to),
+                b'>' => Move::Conquer(from, to),
+                _ => Move::Attack(from, to),
+            });
+        }
+        if t.is_empty() {
+            return Err(NotationError::new("empty move (try b2, b2-b3, b2xb3 or b2>b3)"));
+        }
+        parse_square(t)
+            .map(Move::Place)
+            .map_err(|e| NotationError::new(format!("{e}; moves look like b2, b2-b3, b2xb3, b2>b3")))
+    }
+
+    fn format_move(&self, mv: Move) -> String {
+        match mv {
+            Move::Place(s) => square_name(s),
+            Move::Transfer(a, b) => format!("{}-{}", square_name(a), square_name(b)),
+            Move::Attack(a, b) => format!("{}x{}", square_name(a), square_name(b)),
+            Move::Conquer(a, b) => format!("{}>{}", square_name(a), square_name(b)),
+        }
+    }
+
+    fn explain_illegal(&self, mv: Move) -> String {
+        let me = self.to_move;
+        let sign = Self::sign(me);
+        let name = |s: Square| square_name(s);
+        let who = |s: Square| match owner(self.cells[s as usize]) {
+            None => "empty".to_string(),
+            Some(p) => {
+                format!("an {} base of {}", if p == Player::First { "X" } else { "O" }, self.cells[s as usize].abs())
+            }
+        };
+        let own_source = |s: Square| -> Option<String> {
+            (!self.owns(me, s)).then(|| format!("{} is {}, not one of your bases", name(s), who(s)))
+        };
+        match mv {
+            Move::Place(s) => {
+                let c = self.cells[s as usize] * sign;
+                if c < 0 {
+                    format!("{} is {}; attack it from an adjacent base instead", name(s), who(s))
+                } else if c == 3 {
+                    format!("the base on {} already holds 3 pieces", name(s))
+                } else {
+                    format!("{} is not orthogonally adjacent to any of your bases", name(s))
+                }
+            }
+            Move::Transfer(a, b) | Move::Attack(a, b) | Move::Conquer(a, b) => {
+                if let Some(e) = own_source(a) {
+                    return e;
+                }
+                if !adjacent(a, b) {
+                    return format!("{} and {} are not orthogonally adjacent", name(a), name(b));
+                }
+                let d = self.cells[b as usize] * sign;
+                match mv {
+                    Move::Transfer(..) => format!("a transfer needs an empty target, and {} is {}", name(b), who(b)),
+                    Move::Attack(..) => format!("{} is {}, not an enemy base", name(b), who(b)),
+                    _ if d >= 0 => format!("{} is {}, not an enemy base", name(b), who(b)),
+                    _ => format!(
+                        "conquer needs 3 pieces against 1, here it is {} against {}",
+                        self.cells[a as usize].abs(),
+                        self.cells[b as usize].abs()
+                    ),
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,7 @@
+//! Every game Tabula hosts. Adding a game means adding its crate and one
+//! line to [`REGISTRY`].
+
+use tabula_core::{DynGame, Entry, Registry};
+
+/// The games, in the order `tabula games` lists them.
+pub static REGISTRY: Registry = Registry::new(&[&Entry::<tabula_coldwar::ColdWar>::NEW as &dyn DynGame]);

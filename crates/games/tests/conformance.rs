@@ -1,0 +1,85 @@
+//! Property tests over every registered game, through the same dynamic
+//! layer the CLI and the server use: random legal games keep the API's
+//! invariants, and no string makes any parser panic.
+
+use proptest::prelude::*;
+use tabula_games::REGISTRY;
+
+/// Keep random games short enough for big boards.
+const MAX_PLIES: u32 = 400;
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+    #[test]
+    fn random_games_keep_the_invariants(seed in any::<u64>()) {
+        for game in REGISTRY.games() {
+            if let Err(e) = game.self_check(&[], seed, MAX_PLIES) {
+                panic!("{e}");
+            }
+        }
+    }
+
+    #[test]
+    fn arbitrary_strings_never_panic(text in "\\PC{0,40}") {
+        for game in REGISTRY.games() {
+            game.feed_parsers(&text);
+        }
+    }
+
+    #[test]
+    fn near_miss_strings_never_panic(seed in any::<u64>()) {
+        for text in tabula_core::conformance::near_miss_strings(seed, 50) {
+            for game in REGISTRY.games() {
+                game.feed_parsers(&text);
+            }
+        }
+    }
+}
+
+#[test]
+fn every_game_lists_the_standard_keys() {
+    for game in REGISTRY.games() {
+        let state = game.new_state(&[]).unwrap();
+        let json = state.state_json();
+        for key in ["game", "position", "to_move", "legal_moves", "status", "winner", "reason", "plies"] {
+            assert!(json.get(key).is_some(), "{}: no '{key}' in {json}", game.id());
+        }
+        assert_eq!(json["game"], game.id());
+        assert!(game.players().contains(&json["to_move"].as_str().unwrap()));
+        assert!(!game.levels().is_empty(), "{} has no AI levels", game.id());
+        assert!(game.levels().iter().any(|l| l.id == game.default_level()));
+    }
+}
+
+#[test]
+fn every_game_plays_to_the_end_and_its_ais_move() {
+    for game in REGISTRY.games() {
+        let mut state = game.new_state(&[]).unwrap();
+        // The weakest search level must find a legal move from the start.
+        let mut easy = game.new_agent("easy", 2).unwrap();
+        let mv = easy.choose(state.as_ref(), &Default::default()).unwrap();
+        state.check(&mv).unwrap_or_else(|e| panic!("{}: the easy AI chose {e}", game.id()));
+        // Random play reaches a result within the game's own limits.
+        let mut random = game.new_agent("random", 1).unwrap();
+        let mut plies = 0;
+        while !state.status().is_over() {
+            let mv = random.choose(state.as_ref(), &Default::default()).unwrap();
+            state.play(&mv).unwrap_or_else(|e| panic!("{}: the random AI chose {e}", game.id()));
+            plies += 1;
+            assert!(plies < 100_000, "{}: no result after {plies} plies", game.id());
+        }
+    }
+}
+
+#[test]
+fn unknown_games_and_levels_are_refused_clearly() {
+    let err = REGISTRY.get("chesss").err().unwrap();
+    assert!(err.to_string().contains("unknown game 'chesss'"), "{err}");
+    for game in REGISTRY.games() {
+        let err = game.new_agent("grandmaster-9000", 0).err().unwrap();
+        assert!(err.to_string().contains("unknown AI level"), "{err}");
+        let err = game.new_state(&[("no-such-option".into(), "1".into())]).err().unwrap();
+        assert_eq!(err.code(), "bad_option");
+    }
+}
