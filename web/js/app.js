@@ -1,0 +1,53 @@
+// The single-page app: a tiny router over the History API. The server answers
+// every non-API path with index.html, so deep links work.
+
+import { h, mount } from './dom.js';
+import { lobbyPage } from './pages/lobby.js';
+import { gamePage } from './pages/game.js';
+import { howtoPage } from './pages/howto.js';
+import { replayPage } from './pages/replay.js';
+
+const routes = [
+  [/^\/$/, lobbyPage],
+  [/^\/game\/([^/]+)$/, gamePage],
+  [/^\/replay\/([^/]+)$/, replayPage],
+  [/^\/howto(?:\/([a-z]+))?$/, howtoPage],
+];
+
+const app = document.getElementById('app');
+let cleanup = null;
+
+export function navigate(path, { replace = false } = {}) {
+  if (replace) history.replaceState(null, '', path);
+  else history.pushState(null, '', path);
+  route();
+}
+
+async function route() {
+  if (cleanup) { cleanup(); cleanup = null; }
+  window.scrollTo(0, 0);
+  const path = location.pathname;
+  for (const [pattern, page] of routes) {
+    const m = pattern.exec(path);
+    if (m) {
+      try {
+        cleanup = (await page(app, m.slice(1).map((p) => p && decodeURIComponent(p)))) || null;
+      } catch (err) {
+        console.error(err);
+        mount(app, h('div', { class: 'error-page' }, h('h1', {}, 'Something went wrong'), h('p', { class: 'error' }, err.message)));
+      }
+      return;
+    }
+  }
+  mount(app, h('div', { class: 'error-page' }, h('h1', {}, 'Not found'), h('p', {}, h('a', { href: '/', 'data-link': true }, 'Back to the lobby'))));
+}
+
+// Same-origin links marked data-link navigate without a reload.
+document.addEventListener('click', (event) => {
+  const link = event.target.closest('a[data-link]');
+  if (!link || event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
+  event.preventDefault();
+  navigate(link.getAttribute('href'));
+});
+window.addEventListener('popstate', route);
+route();
