@@ -3,6 +3,7 @@
 //! prints results.
 
 mod cmd_bench;
+mod cmd_coldwar;
 mod cmd_games;
 mod cmd_match;
 mod cmd_play;
@@ -41,6 +42,8 @@ enum Command {
     Bench(cmd_bench::Args),
     /// Replay a game record (PGN, SGF or Tabula's text) and print the final state
     Replay(cmd_replay::Args),
+    /// Print the solved value and best moves of a position (Cold War only)
+    Solve(cmd_coldwar::Args),
 }
 
 fn main() -> ExitCode {
@@ -52,6 +55,7 @@ fn main() -> ExitCode {
         Command::Match(a) => cmd_match::run(a),
         Command::Bench(a) => cmd_bench::run(a),
         Command::Replay(a) => cmd_replay::run(a),
+        Command::Solve(a) => cmd_coldwar::run(a),
     };
     match result {
         Ok(code) => code,

@@ -1,0 +1,207 @@
+//! The `tabula` binary end to end, as a user runs it.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn tabula(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tabula")).args(args).output().expect("run tabula")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn json(o: &Output) -> serde_json::Value {
+    serde_json::from_str(stdout(o).trim()).unwrap_or_else(|e| panic!("not JSON ({e}): {}", stdout(o)))
+}
+
+#[test]
+fn games_lists_every_registered_game() {
+    let o = tabula(&["games", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let games = json(&o);
+    let ids: Vec<&str> = games.as_array().unwrap().iter().map(|g| g["id"].as_str().unwrap()).collect();
+    assert!(ids.contains(&"coldwar"), "{ids:?}");
+    for g in games.as_array().unwrap() {
+        assert!(!g["levels"].as_array().unwrap().is_empty());
+    }
+    let text = tabula(&["games"]);
+    assert!(stdout(&text).contains("AI levels"));
+}
+
+#[test]
+fn state_prints_the_standard_json() {
+    let o = tabula(&["state", "coldwar", "--moves", "b2 a2 b2-b3"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let j = json(&o);
+    assert_eq!(j["game"], "coldwar");
+    assert_eq!(j["position"], ".X1./O1../... O");
+    assert_eq!(j["to_move"], "o");
+    assert_eq!(j["status"], "ongoing");
+    assert_eq!(j["winner"], serde_json::Value::Null);
+    assert_eq!(j["reason"], serde_json::Value::Null);
+    assert_eq!(j["plies"], 3);
+    assert!(j["legal_moves"].as_array().unwrap().iter().any(|m| m == "a2-b2"));
+}
+
+#[test]
+fn state_reports_a_finished_game() {
+    let o = tabula(&["state", "coldwar", "--position", "X3X3X3/X3X3X3/X3X3O1 X", "--moves", "c2xc1"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let j = json(&o);
+    assert_eq!(j["status"], "ongoing", "c2xc1 3 against 1 leaves c1 empty: {j}");
+    let o = tabula(&["state", "coldwar", "--position", "X3X3X3/X3X3X3/X3X3O1 X", "--moves", "c2>c1"]);
+    let j = json(&o);
+    assert_eq!(j["status"], "over");
+    assert_eq!(j["winner"], "x");
+    assert!(j["legal_moves"].as_array().unwrap().is_empty());
+}
+
+#[test]
+fn an_illegal_move_exits_2_naming_move_index_and_reason() {
+    let o = tabula(&["state", "coldwar", "--moves", "b2 a2 c3"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("move 3") && err.contains("'c3'") && err.contains("not orthogonally adjacent"), "{err}");
+    assert!(stdout(&o).is_empty());
+
+    let o = tabula(&["state", "coldwar", "--moves", "b2 zz9"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("move 2") && stderr(&o).contains("malformed"), "{}", stderr(&o));
+}
+
+#[test]
+fn bad_input_is_refused_clearly() {
+    for (args, needle) in [
+        (vec!["state", "chess"], "unknown game 'chess'"),
+        (vec!["state", "coldwar", "--position", "X9../.../... X"], "bad position"),
+        (vec!["state", "coldwar", "--option", "size"], "expected key=value"),
+        (vec!["state", "coldwar", "--option", "size=4"], "no options"),
+        (vec!["match", "coldwar", "--a", "genius", "--b", "random"], "unknown AI level"),
+        (vec!["bench", "coldwar", "--seconds", "0"], "--seconds"),
+    ] {
+        let o = tabula(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains(needle), "{args:?}: {}", stderr(&o));
+        assert!(!stderr(&o).contains("panicked"));
+    }
+}
+
+#[test]
+fn match_reports_score_interval_and_elo() {
+    let o =
+        tabula(&["match", "coldwar", "--a", "uct-iter:40", "--b", "random", "--games", "6", "--jobs", "2", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let j = json(&o);
+    assert_eq!(j["games"], 6);
+    let (w, d, l) = (j["wins"].as_u64().unwrap(), j["draws"].as_u64().unwrap(), j["losses"].as_u64().unwrap());
+    assert_eq!(w + d + l, 6);
+    let score = j["score"].as_f64().unwrap();
+    assert!((score - (w as f64 + d as f64 / 2.0) / 6.0).abs() < 1e-9);
+    let ci = j["score_ci95"].as_array().unwrap();
+    assert!(ci[0].as_f64().unwrap() <= score && score <= ci[1].as_f64().unwrap());
+    // The same seed replays the same match.
+    let again =
+        tabula(&["match", "coldwar", "--a", "uct-iter:40", "--b", "random", "--games", "6", "--jobs", "1", "--json"]);
+    assert_eq!(json(&again)["score"], j["score"]);
+    let text = tabula(&["match", "coldwar", "--a", "random", "--b", "random", "--games", "2"]);
+    assert!(stdout(&text).contains("Elo difference"), "{}", stdout(&text));
+}
+
+#[test]
+fn bench_reports_playouts_and_plies_per_second() {
+    let o = tabula(&["bench", "coldwar", "--seconds", "0.3", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let j = json(&o);
+    assert!(j["playouts_per_second"].as_f64().unwrap() > 0.0);
+    assert!(j["plies_per_second"].as_f64().unwrap() > 0.0);
+}
+
+fn play(args: &[&str], input: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tabula"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn play_between_two_people_handles_commands_and_errors() {
+    let o = play(&["play", "coldwar", "--x", "human", "--o", "human"], "help\nmoves\nb2\na2\nc3\nzz\nb3\nundo\nquit\n");
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("Commands:"), "{out}");
+    assert!(out.contains("a1 b1 c1 a2 b2 c2 a3 b3 c3"), "{out}");
+    assert!(out.contains("illegal move 'c3'") && out.contains("not orthogonally adjacent"), "{out}");
+    assert!(out.contains("malformed move 'zz'"), "{out}");
+    assert!(out.contains("x to move>") && out.contains("o to move>"), "{out}");
+    // After the undo x is to move again at ply 2, with b2 and a2 on the board.
+    let last_board = out.rsplit("+-----+-----+-----+\n       a     b     c").next().unwrap();
+    assert!(last_board.contains("ply 2 | x to move"), "{out}");
+}
+
+#[test]
+fn play_against_the_ai_to_the_end() {
+    // A person who always plays the first legal move never beats random
+    // play for long: the game must reach a result banner.
+    let moves = "a1\n".repeat(3) + &"moves\n".repeat(1);
+    let o = play(&["play", "coldwar", "--x", "ai:random", "--o", "ai:easy", "--seed", "5"], &moves);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("***") && (out.contains("wins") || out.contains("draw")), "{out}");
+}
+
+#[test]
+fn play_with_a_clock_shows_it_and_a_flag_falls() {
+    // Nobody moves: o's second... x's 1-second shot clock runs out.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tabula"))
+        .args(["play", "coldwar", "--x", "human", "--o", "human", "--clock", "shot:1"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    stdin.write_all(b"quit\n").ok();
+    drop(stdin);
+    let o = child.wait_with_output().unwrap();
+    let out = stdout(&o);
+    assert!(out.contains("x 0:01") || out.contains("x 0:00"), "{out}");
+    assert!(out.contains("o wins (x ran out of time)"), "{out}");
+}
+
+#[test]
+fn replay_reads_tabula_text_records() {
+    let dir = std::env::temp_dir().join(format!("tabula-cli-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("games.txt");
+    std::fs::write(
+        &file,
+        "[Game \"coldwar\"]\n[Result \"*\"]\n\n1. b2 a2 2. b2-b3 *\n\n[Game \"coldwar\"]\n[Position \"X3X3X3/X3X3X3/X3X3O1 X\"]\n\n1. c2>c1 x\n",
+    )
+    .unwrap();
+    let o = tabula(&["replay", "coldwar", file.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let lines: Vec<serde_json::Value> = stdout(&o).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len(), 2);
+    assert_eq!(lines[0]["position"], ".X1./O1../... O");
+    assert_eq!(lines[1]["winner"], "x");
+
+    std::fs::write(&file, "[Game \"coldwar\"]\n\n1. b2 b2xb3\n").unwrap();
+    let o = tabula(&["replay", "coldwar", file.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("move 2"), "{}", stderr(&o));
+    let o = tabula(&["replay", "coldwar", dir.join("missing.txt").to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("cannot read"), "{}", stderr(&o));
+    std::fs::remove_dir_all(&dir).ok();
+}
