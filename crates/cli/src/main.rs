@@ -47,6 +47,13 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    // Die quietly when a reader such as `head` closes the pipe, as other
+    // Unix tools do, instead of panicking on the failed write.
+    #[cfg(unix)]
+    // SAFETY: restoring the default action of a signal has no preconditions.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Games(a) => cmd_games::run(a),
