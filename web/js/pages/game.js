@@ -75,6 +75,7 @@ export async function gamePage(root, [gameId]) {
   const timer = setInterval(tick, 100);
 
   const render = () => {
+    window.tabulaGame = game; // for the browser tests and the curious
     const state = game.state;
     const me = myPlayers();
     const canMove = game.status === 'live' && !game.result && state.status === 'ongoing' && !!mine()[state.to_move];
