@@ -8,6 +8,7 @@ mod cmd_games;
 mod cmd_match;
 mod cmd_play;
 mod cmd_replay;
+mod cmd_serve;
 mod cmd_state;
 mod util;
 
@@ -42,6 +43,8 @@ enum Command {
     Bench(cmd_bench::Args),
     /// Replay a game record (PGN, SGF or Tabula's text) and print the final state
     Replay(cmd_replay::Args),
+    /// Run the game server: play in the browser, API and WebSocket (see docs/api.md)
+    Serve(cmd_serve::Args),
     /// Print the solved value and best moves of a position (Cold War only)
     Solve(cmd_coldwar::Args),
 }
@@ -62,6 +65,7 @@ fn main() -> ExitCode {
         Command::Match(a) => cmd_match::run(a),
         Command::Bench(a) => cmd_bench::run(a),
         Command::Replay(a) => cmd_replay::run(a),
+        Command::Serve(a) => cmd_serve::run(a),
         Command::Solve(a) => cmd_coldwar::run(a),
     };
     match result {

@@ -190,21 +190,52 @@ impl ColdWar {
     }
 
     /// The board of an index from [`ColdWar::board_index`].
-    pub fn from_board_index(mut index: u32, to_move: Player) -> ColdWar {
-        let mut cells = [0i8; 9];
-        for c in cells.iter_mut() {
-            let k = (index % 7) as i8;
-            index /= 7;
-            *c = if k <= 3 { k } else { -(k - 3) };
-        }
-        Self::from_cells(cells, to_move)
+    ///
+    /// # Panics
+    /// If `index >= BOARDS` (a caller's bug, not user input).
+    pub fn from_board_index(index: u32, to_move: Player) -> ColdWar {
+        assert!(index < BOARDS, "board index {index} is not below 7^9");
+        Self::from_cells(cells_of_index(index), to_move)
     }
 
-    fn from_cells(cells: [Cell; 9], to_move: Player) -> ColdWar {
-        let mut g =
-            ColdWar { cells, to_move, plies: 0, hash: 0, history: Vec::new(), status: Status::Ongoing, last: None };
+    /// A game starting from these cells (+n an X base, -n an O base, a1
+    /// first), with `to_move` to play.
+    ///
+    /// # Panics
+    /// If a cell is outside -3..=3 (a caller's bug, not user input).
+    pub fn from_cells(cells: [i8; 9], to_move: Player) -> ColdWar {
+        assert!(cells.iter().all(|c| (-3..=3).contains(c)), "cells {cells:?} out of range -3..=3");
+        let mut g = ColdWar {
+            cells,
+            to_move,
+            plies: 0,
+            hash: 0,
+            index: Self::index_from_scratch(&cells),
+            history: Vec::new(),
+            status: Status::Ongoing,
+            last: None,
+        };
         g.hash = g.hash_from_scratch();
-        g.history.push(g.hash);
+        g.history.push(g.repetition_key());
+        g.status = g.judge_board();
+        g
+    }
+
+    /// A board without history, for bulk work (no allocation): the
+    /// repetition rule does not see its start.
+    pub(crate) fn bare(index: u32, to_move: Player) -> ColdWar {
+        let cells = cells_of_index(index);
+        let mut g = ColdWar {
+            cells,
+            to_move,
+            plies: 0,
+            hash: 0,
+            index,
+            history: Vec::new(),
+            status: Status::Ongoing,
+            last: None,
+        };
+        g.hash = g.hash_from_scratch();
         g.status = g.judge_board();
         g
     }

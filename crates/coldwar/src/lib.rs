@@ -1,7 +1,18 @@
 //! Cold War: a 3×3 board where each square holds a base of up to three
 //! pieces. The rules are in `docs/rules/coldwar.md`.
+//!
+//! Besides the rules ([`ColdWar`]) the crate holds the game's strong
+//! solution ([`Table`], built by retrograde analysis and cached on disk by
+//! [`cache`]) and the `perfect` AI that plays from it.
 
 mod board;
+pub mod cache;
 mod meta;
+mod perfect;
+mod report;
+mod solve;
 
-pub use board::{ColdWar, Move, Square};
+pub use board::{square_name, ColdWar, Move, Square, BOARDS, PLY_CAP};
+pub use perfect::PerfectAgent;
+pub use report::{reachable_census, solve_report, ReachableCensus};
+pub use solve::{BadTable, Eval, Table, Value};

@@ -1,6 +1,7 @@
 //! What the front ends need: levels, the JSON view and the terminal board.
 
 use crate::board::{square_name, ColdWar};
+use crate::perfect::PerfectAgent;
 use serde_json::json;
 use tabula_core::{Agent, Game, GameMeta, LevelSpec, Player};
 
@@ -9,7 +10,12 @@ impl GameMeta for ColdWar {
         "3x3 board; create, bolster, transfer and attack bases of up to three pieces until one side holds every square";
 
     fn levels() -> Vec<LevelSpec> {
-        tabula_ai::levels::generic_levels()
+        let mut levels = tabula_ai::levels::generic_levels();
+        levels.push(LevelSpec::new(
+            "perfect",
+            "plays from the full solution: the fastest win, the longest loss, else a draw (solves once, then cached)",
+        ));
+        levels
     }
 
     fn default_level() -> &'static str {
@@ -17,6 +23,9 @@ impl GameMeta for ColdWar {
     }
 
     fn new_agent(level: &str, seed: u64) -> Option<Box<dyn Agent<Self>>> {
+        if level == "perfect" {
+            return Some(Box::new(PerfectAgent::new(seed)));
+        }
         tabula_ai::levels::generic_agent(level, seed)
     }
 

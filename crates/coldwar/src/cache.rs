@@ -1,0 +1,244 @@
+//! The solution on disk: built once, then read back in a fraction of a
+//! second. A file that is damaged, truncated or from another format
+//! version is detected and rebuilt, never trusted.
+//!
+//! File layout (little-endian): the magic `TABULACW`, the format version
+//! (u32), the payload length (u64), an FNV-1a 64 checksum of the payload
+//! (u64), then the payload (one byte per board, see [`Table`]).
+
+use crate::solve::Table;
+use indicatif::{ProgressBar, ProgressStyle};
+use std::fmt;
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+const MAGIC: &[u8; 8] = b"TABULACW";
+/// Bump whenever the payload's meaning changes (rules, encoding): older
+/// files are then rebuilt.
+pub const FORMAT_VERSION: u32 = 1;
+const HEADER_LEN: usize = 8 + 4 + 8 + 8;
+
+/// The environment variable that overrides the cache directory.
+pub const CACHE_DIR_ENV: &str = "TABULA_CACHE_DIR";
+
+/// Why a cache file was not used.
+#[derive(Debug)]
+pub enum CacheError {
+    Missing,
+    Io(std::io::Error),
+    Damaged(String),
+    OtherVersion(u32),
+}
+
+impl fmt::Display for CacheError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CacheError::Missing => f.write_str("no cache file yet"),
+            CacheError::Io(e) => write!(f, "cannot read the cache file: {e}"),
+            CacheError::Damaged(why) => write!(f, "the cache file is damaged: {why}"),
+            CacheError::OtherVersion(v) => {
+                write!(f, "the cache file has format version {v}, this build uses {FORMAT_VERSION}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for CacheError {}
+
+/// FNV-1a, 64 bits: no dependency, and plenty to catch damage (this is
+/// not a defence against deliberate tampering).
+fn checksum(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+/// The file contents for a payload.
+pub fn encode_file(payload: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(HEADER_LEN + payload.len());
+    out.extend_from_slice(MAGIC);
+    out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+    out.extend_from_slice(&(payload.len() as u64).to_le_bytes());
+    out.extend_from_slice(&checksum(payload).to_le_bytes());
+    out.extend_from_slice(payload);
+    out
+}
+
+/// The payload of file contents, checked against the header and the
+/// expected length.
+pub fn decode_file(mut bytes: Vec<u8>, expected_len: usize) -> Result<Vec<u8>, CacheError> {
+    if bytes.len() < HEADER_LEN {
+        return Err(CacheError::Damaged(format!("{} bytes, shorter than the header", bytes.len())));
+    }
+    if &bytes[..8] != MAGIC {
+        return Err(CacheError::Damaged("not a Tabula Cold War table (wrong magic)".into()));
+    }
+    let word = |at: usize, len: usize| bytes[at..at + len].iter().rev().fold(0u64, |acc, &b| acc << 8 | b as u64);
+    let version = word(8, 4) as u32;
+    if version != FORMAT_VERSION {
+        return Err(CacheError::OtherVersion(version));
+    }
+    let len = word(12, 8);
+    if len != expected_len as u64 {
+        return Err(CacheError::Damaged(format!("header says {len} entries, expected {expected_len}")));
+    }
+    if bytes.len() - HEADER_LEN != expected_len {
+        return Err(CacheError::Damaged(format!(
+            "{} payload bytes, expected {expected_len} (truncated or padded)",
+            bytes.len() - HEADER_LEN
+        )));
+    }
+    let sum = word(20, 8);
+    bytes.drain(..HEADER_LEN);
+    if checksum(&bytes) != sum {
+        return Err(CacheError::Damaged("checksum mismatch".into()));
+    }
+    Ok(bytes)
+}
+
+/// Read a payload file.
+pub fn read_payload(path: &Path, expected_len: usize) -> Result<Vec<u8>, CacheError> {
+    let mut file = match std::fs::File::open(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(CacheError::Missing),
+        Err(e) => return Err(CacheError::Io(e)),
+    };
+    let mut bytes = Vec::with_capacity(HEADER_LEN + expected_len);
+    file.read_to_end(&mut bytes).map_err(CacheError::Io)?;
+    decode_file(bytes, expected_len)
+}
+
+/// Write a payload file atomically: a temporary file in the same
+/// directory, then a rename, so a crash never leaves half a file behind
+/// under the real name.
+pub fn write_payload(path: &Path, payload: &[u8]) -> std::io::Result<()> {
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir)?;
+    }
+    let tmp = path.with_extension(format!("tmp{}", std::process::id()));
+    let result = (|| {
+        let mut file = std::fs::File::create(&tmp)?;
+        file.write_all(&encode_file(payload))?;
+        file.sync_all()?;
+        std::fs::rename(&tmp, path)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
+}
+
+/// Where the table lives: `$TABULA_CACHE_DIR/coldwar-v1.bin`, or
+/// `tabula/coldwar-v1.bin` in the user's cache directory. `None` when
+/// there is no cache directory (the table is then built in memory only).
+pub fn cache_path() -> Option<PathBuf> {
+    let dir = match std::env::var_os(CACHE_DIR_ENV) {
+        Some(d) if !d.is_empty() => PathBuf::from(d),
+        _ => dirs::cache_dir()?.join("tabula"),
+    };
+    Some(dir.join(format!("coldwar-v{FORMAT_VERSION}.bin")))
+}
+
+/// Where a table came from.
+#[derive(Debug)]
+pub enum Origin {
+    /// Read from the cache file.
+    Loaded(PathBuf),
+    /// Solved now; `reason` says why the cache was not used, `saved` whether
+    /// writing it back worked.
+    Built { reason: String, seconds: f64, saved: Result<PathBuf, String> },
+}
+
+impl fmt::Display for Origin {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Origin::Loaded(p) => write!(f, "read the solution from {}", p.display()),
+            Origin::Built { reason, seconds, saved } => {
+                write!(f, "solved Cold War in {seconds:.1} s ({reason}); ")?;
+                match saved {
+                    Ok(p) => write!(f, "saved to {}", p.display()),
+                    Err(e) => write!(f, "not cached: {e}"),
+                }
+            }
+        }
+    }
+}
+
+/// Load the payload from `path`, or build it with `build` (when the file is
+/// missing, damaged or from another version, or `rebuild` is set) and
+/// write it back. Generic over the builder so the cache logic can be
+/// tested with small payloads.
+pub fn load_or_build_payload(
+    path: Option<&Path>,
+    expected_len: usize,
+    rebuild: bool,
+    validate: impl Fn(Vec<u8>) -> Result<Vec<u8>, String>,
+    build: impl FnOnce() -> Vec<u8>,
+) -> (Vec<u8>, Origin) {
+    let reason = match path {
+        None => "no cache directory".to_string(),
+        Some(_) if rebuild => "rebuild asked for".to_string(),
+        Some(p) => match read_payload(p, expected_len).map_err(|e| e.to_string()).and_then(&validate) {
+            Ok(payload) => return (payload, Origin::Loaded(p.to_path_buf())),
+            Err(e) => e,
+        },
+    };
+    let start = Instant::now();
+    let payload = build();
+    let seconds = start.elapsed().as_secs_f64();
+    let saved = match path {
+        None => Err("no cache directory (set TABULA_CACHE_DIR)".to_string()),
+        Some(p) => write_payload(p, &payload).map(|()| p.to_path_buf()).map_err(|e| format!("{}: {e}", p.display())),
+    };
+    (payload, Origin::Built { reason, seconds, saved })
+}
+
+/// Solve with a progress bar on standard error (hidden when it is not a
+/// terminal).
+pub fn build_with_progress() -> Table {
+    let bar = ProgressBar::new(0);
+    bar.set_style(
+        ProgressStyle::with_template("solving Cold War {bar:40} {percent:>3}% {elapsed} {msg}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    bar.enable_steady_tick(Duration::from_millis(200));
+    let table = Table::build(&mut |done, total| {
+        bar.set_length(total);
+        bar.set_position(done);
+    });
+    bar.finish_and_clear();
+    table
+}
+
+/// The table from `path` (or the default cache), built and saved when
+/// needed.
+pub fn load_or_build(path: Option<&Path>, rebuild: bool) -> (Table, Origin) {
+    let (payload, origin) = load_or_build_payload(
+        path,
+        crate::board::BOARDS as usize,
+        rebuild,
+        |bytes| Table::from_bytes(bytes).map(Table::into_bytes).map_err(|e| format!("the cache file is damaged: {e}")),
+        || build_with_progress().into_bytes(),
+    );
+    let table = Table::from_bytes(payload).expect("a checked or freshly built table is valid");
+    (table, origin)
+}
+
+static SHARED: OnceLock<Table> = OnceLock::new();
+
+/// The process-wide table: read from the cache or solved on first use,
+/// then shared (the server and every perfect agent use the same one).
+pub fn shared_table() -> &'static Table {
+    SHARED.get_or_init(|| {
+        let (table, origin) = load_or_build(cache_path().as_deref(), false);
+        if !matches!(origin, Origin::Loaded(_)) {
+            eprintln!("tabula: {origin}");
+        }
+        table
+    })
+}
