@@ -1,0 +1,4 @@
+// Rebuild when the embedded front end changes.
+fn main() {
+    println!("cargo:rerun-if-changed=../../web");
+}
