@@ -1,0 +1,1012 @@
+//! The Dots engine: a flat board with a sentinel border, captures found
+//! locally around the placed dot, incrementally kept enclosure flags,
+//! grounding, scores and Zobrist hash.
+//!
+//! Regions (docs/rules/dots.md): for a player Q, a Q-region is a maximal set
+//! of points connected by orthogonal steps holding no active Q dot. We treat
+//! the sentinel ring around the board as non-Q points that belong to every
+//! open region, so "open" means "reaches the sentinel".
+//!
+//! What is kept per cell (one `u16`): the dot and whether it is captured,
+//! the territory owner, for each player whether the cell lies in an
+//! *enclosed* region of that player (`ENCL`), and whether the cell is
+//! grounded. Enclosure flags are exact at all times, which makes the
+//! "placing into an enemy base" rule and the full-board test O(1). They
+//! only change where regions change: when a move splits its own region
+//! (a Moore contour trace from the placed dot decides which pieces are
+//! enclosed, then only enclosed pieces are flooded) and when dots are
+//! captured (only previously enclosed regions next to the capture are
+//! flooded). Grounding only ever grows, so it is kept by flooding each cell
+//! at most once per game.
+
+use crate::options::{DotsOptions, Format, Stage};
+use tabula_core::{Outcome, Player, Status};
+
+/// A point of the board: the index of its cell in the padded array.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Point(pub u16);
+
+pub(crate) const DOT_MASK: u16 = 3;
+pub(crate) const CAPTURED: u16 = 1 << 2;
+pub(crate) const TERR_SHIFT: u16 = 3;
+pub(crate) const TERR_MASK: u16 = 3 << TERR_SHIFT;
+const ENCL_BLUE: u16 = 1 << 5;
+const ENCL_RED: u16 = 1 << 6;
+pub(crate) const GROUNDED: u16 = 1 << 7;
+pub(crate) const OUTSIDE: u16 = 1 << 8;
+/// Scratch marks, always clear between moves.
+const MARK: u16 = 1 << 9;
+const IN_S: u16 = 1 << 10;
+const VISIT: u16 = 1 << 11;
+const TEMP: u16 = MARK | IN_S | VISIT;
+
+/// An empty point outside territories and outside every enclosed region.
+const FREE_MASK: u16 = DOT_MASK | TERR_MASK | ENCL_BLUE | ENCL_RED | OUTSIDE;
+/// A playable point: empty and outside territories.
+const LEGAL_MASK: u16 = DOT_MASK | TERR_MASK | OUTSIDE;
+
+/// Colours as stored in a cell: 1 blue, 2 red.
+#[cfg(test)]
+pub(crate) const BLUE: u8 = 1;
+#[cfg(test)]
+pub(crate) const RED: u8 = 2;
+
+#[inline]
+pub(crate) fn color_of(p: Player) -> u8 {
+    p.index() as u8 + 1
+}
+#[inline]
+pub(crate) fn player_of(color: u8) -> Player {
+    Player::from_index(color as usize - 1)
+}
+#[inline]
+fn encl(color: u8) -> u16 {
+    1 << (4 + color)
+}
+#[inline]
+fn is_active(v: u16, color: u8) -> bool {
+    v & (DOT_MASK | CAPTURED) == color as u16
+}
+#[inline]
+pub(crate) fn terr_of(v: u16) -> u8 {
+    ((v & TERR_MASK) >> TERR_SHIFT) as u8
+}
+#[inline]
+fn is_solid(v: u16, color: u8) -> bool {
+    is_active(v, color) || terr_of(v) == color
+}
+
+/// Ring neighbour order, clockwise with y up: N, NE, E, SE, S, SW, W, NW.
+const DX: [i32; 8] = [0, 1, 1, 1, 0, -1, -1, -1];
+const DY: [i32; 8] = [1, 1, 0, -1, -1, -1, 0, 1];
+/// After stepping in ring direction `j`, the direction (from the new cell)
+/// of the last non-wall cell passed in the rotation: ring[j-1] - ring[j].
+const BACKTRACK: [usize; 8] = [6, 6, 0, 0, 2, 2, 4, 4];
+
+/// For each 8-bit mask of wall cells around a point (bit i = ring cell i),
+/// the separate groups of non-wall orthogonal neighbours: `[count, dirs..]`.
+/// Two orthogonal neighbours are in one group when the ring cells between
+/// them hold no wall, so they stay connected once the point is filled.
+const RING_GROUPS: [[u8; 5]; 256] = build_ring_groups();
+
+const fn ring_wall(m: usize, i: usize) -> bool {
+    (m >> (i & 7)) & 1 == 1
+}
+
+const fn build_ring_groups() -> [[u8; 5]; 256] {
+    let mut table = [[0u8; 5]; 256];
+    let mut m = 0usize;
+    while m < 256 {
+        // An orthogonal non-wall neighbour not linked to the previous one.
+        let mut start = 8;
+        let mut k = 0;
+        while k < 4 {
+            let i = 2 * k;
+            if !ring_wall(m, i) && (ring_wall(m, i + 6) || ring_wall(m, i + 7)) {
+                start = i;
+                break;
+            }
+            k += 1;
+        }
+        if start == 8 {
+            if !ring_wall(m, 0) {
+                table[m][0] = 1;
+                table[m][1] = 0;
+            }
+        } else {
+            let mut count = 0;
+            let mut k = 0;
+            while k < 4 {
+                let i = (start + 2 * k) % 8;
+                if !ring_wall(m, i) {
+                    let linked = k > 0 && !ring_wall(m, i + 6) && !ring_wall(m, i + 7);
+                    if !linked {
+                        table[m][1 + count] = i as u8;
+                        count += 1;
+                    }
+                }
+                k += 1;
+            }
+            table[m][0] = count as u8;
+        }
+        m += 1;
+    }
+    table
+}
+
+/// A cheap, well-mixed 64-bit key (SplitMix64's finaliser).
+#[inline]
+fn mix(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+/// Kinds: 0..4 dots (colour-1 + 2*captured), 4..6 territory (owner-1).
+#[inline]
+fn zkey(cell: usize, kind: usize) -> u64 {
+    mix(((cell as u64) << 3) | kind as u64)
+}
+#[inline]
+fn dot_kind(color: u8, captured: bool) -> usize {
+    color as usize - 1 + 2 * captured as usize
+}
+const RED_TO_MOVE_KEY: u64 = 0x5bd1_e995_7f4a_7c15;
+
+/// Scratch buffers for floods; not part of the position.
+#[derive(Debug, Default)]
+struct Scratch {
+    stack: Vec<u16>,
+    marked: Vec<u16>,
+    taken: Vec<u16>,
+    comp: Vec<u16>,
+    fresh: Vec<u16>,
+}
+
+/// A Dots game in progress.
+#[derive(Debug)]
+pub struct Dots {
+    pub(crate) opts: DotsOptions,
+    pub(crate) width: usize,
+    pub(crate) height: usize,
+    pub(crate) stride: usize,
+    pub(crate) cells: Vec<u16>,
+    /// Playable points (empty, outside territories), in no order.
+    legal: Vec<u16>,
+    /// Where each cell sits in `legal` (u16::MAX when absent).
+    legal_pos: Vec<u16>,
+    offsets: [isize; 8],
+    pub(crate) to_move: Player,
+    pub(crate) plies: u32,
+    score: [i32; 2],
+    active: [i32; 2],
+    grounded_active: [i32; 2],
+    grounded_score: [i32; 2],
+    /// Empty points outside territories and outside every enclosed region.
+    free: i32,
+    hash: u64,
+    /// Set once a capture left active dots inside an enclosed region of
+    /// their opponent (possible only with nested rings); from then on the
+    /// engine also floods already-enclosed pieces to honour rule 1 exactly.
+    irregular: bool,
+    pub(crate) last: Option<Point>,
+    scratch: Scratch,
+}
+
+impl Clone for Dots {
+    fn clone(&self) -> Self {
+        let mut d = Dots {
+            opts: self.opts,
+            width: self.width,
+            height: self.height,
+            stride: self.stride,
+            cells: Vec::new(),
+            legal: Vec::new(),
+            legal_pos: Vec::new(),
+            offsets: self.offsets,
+            to_move: self.to_move,
+            plies: self.plies,
+            score: self.score,
+            active: self.active,
+            grounded_active: self.grounded_active,
+            grounded_score: self.grounded_score,
+            free: self.free,
+            hash: self.hash,
+            irregular: self.irregular,
+            last: self.last,
+            scratch: Scratch::default(),
+        };
+        d.cells.clone_from(&self.cells);
+        d.legal.clone_from(&self.legal);
+        d.legal_pos.clone_from(&self.legal_pos);
+        d
+    }
+
+    fn clone_from(&mut self, src: &Self) {
+        self.opts = src.opts;
+        self.width = src.width;
+        self.height = src.height;
+        self.stride = src.stride;
+        self.cells.clone_from(&src.cells);
+        self.legal.clone_from(&src.legal);
+        self.legal_pos.clone_from(&src.legal_pos);
+        self.offsets = src.offsets;
+        self.to_move = src.to_move;
+        self.plies = src.plies;
+        self.score = src.score;
+        self.active = src.active;
+        self.grounded_active = src.grounded_active;
+        self.grounded_score = src.grounded_score;
+        self.free = src.free;
+        self.hash = src.hash;
+        self.irregular = src.irregular;
+        self.last = src.last;
+    }
+}
+
+impl Dots {
+    /// An empty board (no cross) for these options.
+    pub fn empty(opts: &DotsOptions) -> Dots {
+        let width = opts.width.clamp(crate::options::MIN_SIDE, crate::options::MAX_SIDE) as usize;
+        let height = opts.height.clamp(crate::options::MIN_SIDE, crate::options::MAX_SIDE) as usize;
+        let stride = width + 2;
+        let n = stride * (height + 2);
+        let mut cells = vec![OUTSIDE; n];
+        let mut legal = Vec::with_capacity(width * height);
+        let mut legal_pos = vec![u16::MAX; n];
+        for y in 1..=height {
+            for x in 1..=width {
+                let c = y * stride + x;
+                cells[c] = 0;
+                legal_pos[c] = legal.len() as u16;
+                legal.push(c as u16);
+            }
+        }
+        let s = stride as isize;
+        Dots {
+            opts: *opts,
+            width,
+            height,
+            stride,
+            cells,
+            legal,
+            legal_pos,
+            offsets: [s, s + 1, 1, 1 - s, -s, -s - 1, -1, s - 1],
+            to_move: Player::First,
+            plies: 0,
+            score: [0; 2],
+            active: [0; 2],
+            grounded_active: [0; 2],
+            grounded_score: [0; 2],
+            free: (width * height) as i32,
+            hash: 0,
+            irregular: false,
+            last: None,
+            scratch: Scratch::default(),
+        }
+    }
+
+    /// The start position: the cross when the options ask for it.
+    pub fn start(opts: &DotsOptions) -> Dots {
+        let mut d = Dots::empty(opts);
+        if opts.cross {
+            let (cx, cy) = (d.width.div_ceil(2), d.height.div_ceil(2));
+            for (x, y, p) in [
+                (cx, cy, Player::First),
+                (cx + 1, cy + 1, Player::First),
+                (cx + 1, cy, Player::Second),
+                (cx, cy + 1, Player::Second),
+            ] {
+                let c = d.cell(x, y);
+                d.place_setup(p, Point(c as u16));
+            }
+        }
+        d
+    }
+
+    #[inline]
+    pub fn cell(&self, x: usize, y: usize) -> usize {
+        y * self.stride + x
+    }
+    /// The point at (x, y), 1-based, if on the board.
+    pub fn point(&self, x: usize, y: usize) -> Option<Point> {
+        (x >= 1 && x <= self.width && y >= 1 && y <= self.height).then(|| Point(self.cell(x, y) as u16))
+    }
+    /// The 1-based coordinates of a point.
+    #[inline]
+    pub fn xy(&self, p: Point) -> (usize, usize) {
+        let c = p.0 as usize;
+        (c % self.stride, c / self.stride)
+    }
+    pub fn width(&self) -> usize {
+        self.width
+    }
+    pub fn height(&self) -> usize {
+        self.height
+    }
+    pub fn opts(&self) -> &DotsOptions {
+        &self.opts
+    }
+    pub fn scores(&self) -> [i32; 2] {
+        self.score
+    }
+    pub fn last_move(&self) -> Option<Point> {
+        self.last
+    }
+
+    /// The dot at a point: its owner and whether it is captured.
+    pub fn dot_at(&self, p: Point) -> Option<(Player, bool)> {
+        let v = *self.cells.get(p.0 as usize)?;
+        if v & OUTSIDE != 0 || v & DOT_MASK == 0 {
+            return None;
+        }
+        Some((player_of((v & DOT_MASK) as u8), v & CAPTURED != 0))
+    }
+    /// Whose territory a point lies in.
+    pub fn territory_at(&self, p: Point) -> Option<Player> {
+        let v = *self.cells.get(p.0 as usize)?;
+        match terr_of(v) {
+            0 => None,
+            t => Some(player_of(t)),
+        }
+    }
+    /// Whether a point lies in an enclosed region of `q` (an empty base of
+    /// `q` when it holds no dot and no territory).
+    pub fn enclosed_by(&self, p: Point, q: Player) -> bool {
+        self.cells.get(p.0 as usize).is_some_and(|&v| v & OUTSIDE == 0 && v & encl(color_of(q)) != 0)
+    }
+    /// Whether a solid point (active dot or territory) is grounded.
+    pub fn is_grounded(&self, p: Point) -> bool {
+        self.cells.get(p.0 as usize).is_some_and(|&v| v & OUTSIDE == 0 && v & GROUNDED != 0)
+    }
+    /// Whether a point can be played.
+    #[inline]
+    pub fn is_playable(&self, p: Point) -> bool {
+        self.cells.get(p.0 as usize).is_some_and(|&v| v & LEGAL_MASK == 0)
+    }
+    /// Playable points, in no particular order.
+    pub fn playable(&self) -> &[u16] {
+        &self.legal
+    }
+    /// Active dots of a player.
+    pub fn active_dots(&self, p: Player) -> i32 {
+        self.active[p.index()]
+    }
+    /// Active dots of a player that are not grounded (U in the rules).
+    pub fn ungrounded_dots(&self, p: Player) -> i32 {
+        self.active[p.index()] - self.grounded_active[p.index()]
+    }
+    /// Opponent dots captured in the player's ungrounded territory (R).
+    pub fn ungrounded_score(&self, p: Player) -> i32 {
+        self.score[p.index()] - self.grounded_score[p.index()]
+    }
+    /// Empty points outside territories and outside every enclosed region.
+    pub fn free_points(&self) -> i32 {
+        self.free
+    }
+    pub fn position_hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// Whether `leader`'s lead is protected: the trailer could not even
+    /// level the score by capturing every ungrounded dot of the leader and
+    /// winning back its dots from the leader's ungrounded territory.
+    pub fn lead_protected(&self, leader: Player) -> bool {
+        let (l, t) = (leader.index(), leader.other().index());
+        let u = self.active[l] - self.grounded_active[l];
+        let r = self.score[l] - self.grounded_score[l];
+        self.score[t] + u + r < self.score[l]
+    }
+
+    pub fn leader(&self) -> Option<Player> {
+        let [b, r] = self.score;
+        if b > r {
+            Some(Player::First)
+        } else if r > b {
+            Some(Player::Second)
+        } else {
+            None
+        }
+    }
+
+    /// The status under the game's own format.
+    pub fn compute_status(&self) -> Status {
+        self.status_under(self.opts.format, self.opts.stage)
+    }
+
+    /// The status if the game were played under `format`/`stage`.
+    pub fn status_under(&self, format: Format, stage: Stage) -> Status {
+        let leader = self.leader();
+        if self.free == 0 {
+            return Status::Over(match leader {
+                Some(l) => Outcome::win(l, "board full"),
+                None => Outcome::draw("board full"),
+            });
+        }
+        let limit = match format {
+            Format::Single => {
+                return match leader {
+                    Some(l) if self.lead_protected(l) => Status::Over(Outcome::win(l, "protected lead")),
+                    _ => Status::Ongoing,
+                }
+            }
+            Format::Express => 240,
+            Format::Extended => 360,
+            Format::Full => 720,
+        };
+        if self.plies >= limit {
+            return match leader {
+                Some(l) if self.plies == limit => Status::Over(Outcome::win(l, "move limit")),
+                Some(l) => Status::Over(Outcome::win(l, "golden dot")),
+                None if stage == Stage::Group => Status::Over(Outcome::draw("move limit")),
+                None => Status::Ongoing,
+            };
+        }
+        if format == Format::Full && self.plies >= 240 {
+            if let Some(l) = leader {
+                if self.lead_protected(l) {
+                    return Status::Over(Outcome::win(l, "protected lead"));
+                }
+            }
+        }
+        Status::Ongoing
+    }
+
+    /// The hash computed from the board alone.
+    pub fn hash_scratch(&self) -> u64 {
+        let mut h = if self.to_move == Player::Second { RED_TO_MOVE_KEY } else { 0 };
+        for (c, &v) in self.cells.iter().enumerate() {
+            if v & OUTSIDE != 0 {
+                continue;
+            }
+            let d = (v & DOT_MASK) as u8;
+            if d != 0 {
+                h ^= zkey(c, dot_kind(d, v & CAPTURED != 0));
+            }
+            let t = terr_of(v);
+            if t != 0 {
+                h ^= zkey(c, 3 + t as usize);
+            }
+        }
+        h
+    }
+
+    /// Play a move for the side to move. A point that cannot be played is
+    /// ignored (callers check legality first).
+    #[inline]
+    pub fn play_point(&mut self, p: Point) {
+        if !self.is_playable(p) {
+            debug_assert!(false, "unplayable point {p:?}");
+            return;
+        }
+        let color = color_of(self.to_move);
+        self.place(p.0 as usize, color);
+        self.plies += 1;
+        self.to_move = self.to_move.other();
+        self.hash ^= RED_TO_MOVE_KEY;
+        self.last = Some(p);
+    }
+
+    /// Place a dot of `who` that is not a move (the cross, SGF setup):
+    /// captures are resolved, but the move count and the side to move stay.
+    /// Returns false when the point cannot be played.
+    pub fn place_setup(&mut self, who: Player, p: Point) -> bool {
+        if !self.is_playable(p) {
+            return false;
+        }
+        self.place(p.0 as usize, color_of(who));
+        true
+    }
+
+    /// Set the side to move (records that do not alternate).
+    pub fn set_to_move(&mut self, p: Player) {
+        if p != self.to_move {
+            self.to_move = p;
+            self.hash ^= RED_TO_MOVE_KEY;
+        }
+    }
+
+    #[inline]
+    fn remove_legal(&mut self, c: usize) {
+        let i = self.legal_pos[c];
+        if i == u16::MAX {
+            return;
+        }
+        let last = self.legal.pop().expect("legal list holds the cell");
+        if last as usize != c {
+            self.legal[i as usize] = last;
+            self.legal_pos[last as usize] = i;
+        }
+        self.legal_pos[c] = u16::MAX;
+    }
+
+    /// Write a cell, keeping the free-point count.
+    #[inline]
+    fn write(&mut self, c: usize, v: u16) {
+        let old = self.cells[c];
+        self.free += (v & FREE_MASK == 0) as i32 - (old & FREE_MASK == 0) as i32;
+        self.cells[c] = v;
+    }
+
+    /// The heart of the engine: `color` places a dot at the empty cell `c`.
+    fn place(&mut self, c: usize, color: u8) {
+        let enemy = 3 - color;
+        let old = self.cells[c];
+        let own_region_enclosed = old & encl(color) != 0;
+        // The new dot is a wall for its owner: no longer in its own region.
+        self.write(c, (old & !encl(color)) | color as u16);
+        self.remove_legal(c);
+        self.active[color as usize - 1] += 1;
+        self.hash ^= zkey(c, dot_kind(color, false));
+
+        let mut mask = 0usize;
+        for (i, &o) in self.offsets.iter().enumerate() {
+            mask |= (is_active(self.cells[(c as isize + o) as usize], color) as usize) << i;
+        }
+        let groups = RING_GROUPS[mask];
+        let mut captured = false;
+        self.scratch.taken.clear();
+        self.scratch.marked.clear();
+        self.scratch.fresh.clear();
+        if groups[0] >= 2 && (!own_region_enclosed || self.irregular) {
+            for g in 0..groups[0] as usize {
+                let dir = groups[1 + g] as usize;
+                let n = (c as isize + self.offsets[dir]) as usize;
+                if self.cells[n] & MARK != 0 {
+                    continue;
+                }
+                // Inside an already enclosed region every piece is enclosed.
+                if !own_region_enclosed && !self.encloses(c, dir, color) {
+                    continue;
+                }
+                captured |= self.take_piece(n, color);
+            }
+        }
+        for i in 0..self.scratch.marked.len() {
+            let m = self.scratch.marked[i] as usize;
+            self.cells[m] &= !MARK;
+        }
+        if captured {
+            self.dissolve(enemy);
+            self.scratch.fresh.push(c as u16);
+            self.ground(color);
+        } else if old & encl(enemy) != 0 {
+            // Rule 3: a dot placed into an enemy base is captured at once.
+            self.fill_enemy_base(c, enemy);
+            self.dissolve(color);
+            self.ground(enemy);
+        } else {
+            self.scratch.fresh.push(c as u16);
+            self.ground(color);
+        }
+        for i in 0..self.scratch.taken.len() {
+            let m = self.scratch.taken[i] as usize;
+            self.cells[m] &= !TEMP;
+        }
+    }
+
+    /// Trace the wall of `color` dots around the piece that holds the
+    /// neighbour of `c` in ring direction `dir`, keeping the piece on the
+    /// backtrack side; the piece is enclosed when the traced loop winds
+    /// around it (positive signed area).
+    fn encloses(&self, c: usize, dir: usize, color: u8) -> bool {
+        let s = self.stride as i32;
+        let (mut x, mut y) = ((c as i32) % s, (c as i32) / s);
+        let mut cur = c;
+        let mut back = dir;
+        let mut area: i64 = 0;
+        let mut first = usize::MAX;
+        let limit = 8 * self.cells.len();
+        for _ in 0..limit {
+            let mut j = (back + 1) & 7;
+            let mut k = 0;
+            while k < 7 {
+                if is_active(self.cells[(cur as isize + self.offsets[j]) as usize], color) {
+                    break;
+                }
+                j = (j + 1) & 7;
+                k += 1;
+            }
+            if k == 7 {
+                return false;
+            }
+            if cur == c {
+                if first == usize::MAX {
+                    first = j;
+                } else if j == first {
+                    return area > 0;
+                }
+            }
+            area += (x * DY[j] - DX[j] * y) as i64;
+            x += DX[j];
+            y += DY[j];
+            cur = (cur as isize + self.offsets[j]) as usize;
+            back = BACKTRACK[j];
+        }
+        debug_assert!(false, "contour trace did not close");
+        false
+    }
+
+    /// Flood the enclosed piece of `color`'s region holding `n`. With an
+    /// active enemy dot inside it becomes `color`'s territory (true);
+    /// otherwise it is an empty base. Either way it is marked enclosed.
+    fn take_piece(&mut self, n: usize, color: u8) -> bool {
+        let enemy = 3 - color;
+        let start = self.scratch.marked.len();
+        let mut stack = std::mem::take(&mut self.scratch.stack);
+        stack.clear();
+        stack.push(n as u16);
+        self.cells[n] |= MARK;
+        self.scratch.marked.push(n as u16);
+        let mut has_enemy = false;
+        let mut open = false;
+        while let Some(x) = stack.pop() {
+            let x = x as usize;
+            has_enemy |= is_active(self.cells[x], enemy);
+            for d in [0usize, 2, 4, 6] {
+                let nb = (x as isize + self.offsets[d]) as usize;
+                let v = self.cells[nb];
+                if v & MARK != 0 || is_active(v, color) {
+                    continue;
+                }
+                if v & OUTSIDE != 0 {
+                    open = true;
+                    continue;
+                }
+                self.cells[nb] = v | MARK;
+                self.scratch.marked.push(nb as u16);
+                stack.push(nb as u16);
+            }
+        }
+        self.scratch.stack = stack;
+        if open {
+            // Cannot happen for a piece the trace found enclosed; stay safe.
+            debug_assert!(false, "enclosed piece reached the border");
+            return false;
+        }
+        let flag = encl(color);
+        for i in start..self.scratch.marked.len() {
+            let m = self.scratch.marked[i] as usize;
+            let v = self.cells[m];
+            if v & flag == 0 {
+                self.write(m, v | flag);
+            }
+        }
+        if !has_enemy {
+            return false;
+        }
+        for i in start..self.scratch.marked.len() {
+            let m = self.scratch.marked[i] as usize;
+            self.claim(m, color);
+            self.cells[m] |= IN_S;
+            self.scratch.taken.push(m as u16);
+            self.scratch.fresh.push(m as u16);
+        }
+        true
+    }
+
+    /// Make cell `c` territory of `color`: capture an active enemy dot,
+    /// move the score of a captured dot to its new owner.
+    fn claim(&mut self, c: usize, color: u8) {
+        let v = self.cells[c];
+        let old_t = terr_of(v);
+        let d = (v & DOT_MASK) as u8;
+        let mut nv = v;
+        if d != 0 {
+            if v & CAPTURED == 0 {
+                if d != color {
+                    nv |= CAPTURED;
+                    self.active[d as usize - 1] -= 1;
+                    self.hash ^= zkey(c, dot_kind(d, false)) ^ zkey(c, dot_kind(d, true));
+                    self.score[color as usize - 1] += 1;
+                }
+            } else if old_t != color {
+                if old_t != 0 && d != old_t {
+                    self.score[old_t as usize - 1] -= 1;
+                }
+                if d != color {
+                    self.score[color as usize - 1] += 1;
+                }
+            }
+        }
+        if old_t != color {
+            if old_t != 0 {
+                self.hash ^= zkey(c, 3 + old_t as usize);
+            }
+            self.hash ^= zkey(c, 3 + color as usize);
+            nv = (nv & !TERR_MASK) | ((color as u16) << TERR_SHIFT);
+            if d == 0 && old_t == 0 {
+                self.remove_legal(c);
+            }
+        }
+        // A cell that changes hands was never grounded (grounded points
+        // cannot be captured); clear the bit for the new owner's sake.
+        debug_assert!(v & GROUNDED == 0 || is_solid(v, color), "grounded cell changed owner");
+        if !is_solid(v, color) {
+            nv &= !GROUNDED;
+        }
+        self.write(c, nv);
+    }
+
+    /// Rule 3: the enemy base holding `c` becomes the enemy's territory,
+    /// capturing the dot just placed there.
+    fn fill_enemy_base(&mut self, c: usize, enemy: u8) {
+        let mut stack = std::mem::take(&mut self.scratch.stack);
+        stack.clear();
+        stack.push(c as u16);
+        self.cells[c] |= IN_S;
+        self.scratch.taken.push(c as u16);
+        let start = self.scratch.taken.len() - 1;
+        while let Some(x) = stack.pop() {
+            for d in [0usize, 2, 4, 6] {
+                let nb = (x as isize + self.offsets[d]) as usize;
+                let v = self.cells[nb];
+                if v & (OUTSIDE | IN_S) != 0 || is_active(v, enemy) {
+                    continue;
+                }
+                self.cells[nb] = v | IN_S;
+                self.scratch.taken.push(nb as u16);
+                stack.push(nb as u16);
+            }
+        }
+        self.scratch.stack = stack;
+        for i in start..self.scratch.taken.len() {
+            let m = self.scratch.taken[i] as usize;
+            self.claim(m, enemy);
+            self.scratch.fresh.push(m as u16);
+        }
+    }
+
+    /// `victim`'s dots in the cells marked IN_S were just captured, so its
+    /// regions merge across them. Recompute the enclosure flag of every
+    /// merged region: flood through the captured cells and previously
+    /// enclosed cells only; touching any other non-wall cell means open.
+    fn dissolve(&mut self, victim: u8) {
+        let flag = encl(victim);
+        let mut stack = std::mem::take(&mut self.scratch.stack);
+        let mut comp = std::mem::take(&mut self.scratch.comp);
+        for i in 0..self.scratch.taken.len() {
+            let s = self.scratch.taken[i] as usize;
+            if self.cells[s] & VISIT != 0 {
+                continue;
+            }
+            comp.clear();
+            stack.clear();
+            stack.push(s as u16);
+            self.cells[s] |= VISIT;
+            let mut open = false;
+            while let Some(x) = stack.pop() {
+                comp.push(x);
+                for d in [0usize, 2, 4, 6] {
+                    let nb = (x as isize + self.offsets[d]) as usize;
+                    let v = self.cells[nb];
+                    if v & OUTSIDE != 0 {
+                        open = true;
+                        continue;
+                    }
+                    if v & VISIT != 0 || is_active(v, victim) {
+                        continue;
+                    }
+                    if v & (IN_S | flag) != 0 {
+                        self.cells[nb] = v | VISIT;
+                        stack.push(nb as u16);
+                    } else {
+                        open = true;
+                    }
+                }
+            }
+            for &x in &comp {
+                let x = x as usize;
+                let v = self.cells[x];
+                let nv = if open { v & !flag } else { v | flag };
+                if nv != v {
+                    self.write(x, nv);
+                }
+                if v & IN_S == 0 {
+                    // Remember it so the VISIT mark gets cleared.
+                    self.scratch.taken.push(x as u16);
+                }
+            }
+            if !open {
+                self.irregular = true;
+            }
+        }
+        self.scratch.stack = stack;
+        self.scratch.comp = comp;
+    }
+
+    /// Ground `color`'s cells that just became solid (listed in `fresh`)
+    /// when they touch the border or a grounded cell of `color`.
+    fn ground(&mut self, color: u8) {
+        let mut stack = std::mem::take(&mut self.scratch.stack);
+        for i in 0..self.scratch.fresh.len() {
+            let c = self.scratch.fresh[i] as usize;
+            let v = self.cells[c];
+            if v & GROUNDED != 0 || !is_solid(v, color) {
+                continue;
+            }
+            let touches = [0usize, 2, 4, 6].iter().any(|&d| {
+                let nv = self.cells[(c as isize + self.offsets[d]) as usize];
+                nv & OUTSIDE != 0 || (nv & GROUNDED != 0 && is_solid(nv, color))
+            });
+            if !touches {
+                continue;
+            }
+            stack.clear();
+            stack.push(c as u16);
+            self.cells[c] |= GROUNDED;
+            while let Some(x) = stack.pop() {
+                let x = x as usize;
+                let v = self.cells[x];
+                if is_active(v, color) {
+                    self.grounded_active[color as usize - 1] += 1;
+                } else {
+                    let d = (v & DOT_MASK) as u8;
+                    if d != 0 && d != color && v & CAPTURED != 0 {
+                        self.grounded_score[color as usize - 1] += 1;
+                    }
+                }
+                for d in [0usize, 2, 4, 6] {
+                    let nb = (x as isize + self.offsets[d]) as usize;
+                    let nv = self.cells[nb];
+                    if nv & (GROUNDED | OUTSIDE) == 0 && is_solid(nv, color) {
+                        self.cells[nb] = nv | GROUNDED;
+                        stack.push(nb as u16);
+                    }
+                }
+            }
+        }
+        self.scratch.stack = stack;
+    }
+
+    /// Uniformly random legal moves until the game is over or `max_plies`.
+    pub fn random_fill(&mut self, rng: &mut rand::rngs::SmallRng, max_plies: u32) -> u32 {
+        use rand::Rng;
+        let mut n = 0;
+        while n < max_plies && !self.compute_status().is_over() {
+            let len = self.legal.len();
+            if len == 0 {
+                break;
+            }
+            let c = self.legal[rng.random_range(0..len)];
+            self.play_point(Point(c));
+            n += 1;
+        }
+        n
+    }
+}
+
+/// A slow, literal implementation of the region rules, to test the fast
+/// engine against: every region is recomputed by flood fill.
+#[cfg(test)]
+pub(crate) mod reference {
+    use super::*;
+
+    /// Per cell: dot colour (0 none), captured, territory owner.
+    #[derive(Clone, Debug, PartialEq, Eq)]
+    pub struct RefBoard {
+        pub w: usize,
+        pub h: usize,
+        pub dot: Vec<u8>,
+        pub captured: Vec<bool>,
+        pub terr: Vec<u8>,
+    }
+
+    impl RefBoard {
+        pub fn new(w: usize, h: usize) -> Self {
+            RefBoard { w, h, dot: vec![0; w * h], captured: vec![false; w * h], terr: vec![0; w * h] }
+        }
+        fn active(&self, i: usize, color: u8) -> bool {
+            self.dot[i] == color && !self.captured[i]
+        }
+        fn nbs(&self, i: usize) -> Vec<usize> {
+            let (x, y) = (i % self.w, i / self.w);
+            let mut v = Vec::new();
+            if x > 0 {
+                v.push(i - 1)
+            }
+            if x + 1 < self.w {
+                v.push(i + 1)
+            }
+            if y > 0 {
+                v.push(i - self.w)
+            }
+            if y + 1 < self.h {
+                v.push(i + self.w)
+            }
+            v
+        }
+        fn border(&self, i: usize) -> bool {
+            let (x, y) = (i % self.w, i / self.w);
+            x == 0 || y == 0 || x + 1 == self.w || y + 1 == self.h
+        }
+        /// The `color`-region holding `i` and whether it is enclosed.
+        pub fn region(&self, i: usize, color: u8) -> (Vec<usize>, bool) {
+            let mut seen = vec![false; self.w * self.h];
+            let mut out = vec![i];
+            seen[i] = true;
+            let mut k = 0;
+            let mut enclosed = true;
+            while k < out.len() {
+                let x = out[k];
+                k += 1;
+                if self.border(x) {
+                    enclosed = false;
+                }
+                for n in self.nbs(x) {
+                    if !seen[n] && !self.active(n, color) {
+                        seen[n] = true;
+                        out.push(n);
+                    }
+                }
+            }
+            (out, enclosed)
+        }
+        pub fn playable(&self, i: usize) -> bool {
+            self.dot[i] == 0 && self.terr[i] == 0
+        }
+        fn make_territory(&mut self, cells: &[usize], owner: u8) {
+            for &x in cells {
+                if self.dot[x] != 0 && self.dot[x] != owner {
+                    self.captured[x] = true;
+                }
+                self.terr[x] = owner;
+            }
+        }
+        /// Rules 1-3 literally.
+        pub fn place(&mut self, i: usize, color: u8) {
+            let enemy = 3 - color;
+            self.dot[i] = color;
+            let mut any = false;
+            for n in self.nbs(i) {
+                if self.active(n, color) {
+                    continue;
+                }
+                let (cells, enclosed) = self.region(n, color);
+                if enclosed && cells.iter().any(|&x| self.active(x, enemy)) {
+                    self.make_territory(&cells, color);
+                    any = true;
+                }
+            }
+            if !any {
+                let (cells, enclosed) = self.region(i, enemy);
+                if enclosed {
+                    self.make_territory(&cells, enemy);
+                }
+            }
+        }
+        pub fn score(&self) -> [i32; 2] {
+            let mut s = [0; 2];
+            for i in 0..self.w * self.h {
+                if self.captured[i] && self.terr[i] != 0 && self.terr[i] != self.dot[i] {
+                    s[self.terr[i] as usize - 1] += 1;
+                }
+            }
+            s
+        }
+        /// Whether a solid cell of `color` reaches the border orthogonally.
+        pub fn grounded(&self, color: u8) -> Vec<bool> {
+            let solid = |x: usize| self.active(x, color) || self.terr[x] == color;
+            let mut g = vec![false; self.w * self.h];
+            let mut stack: Vec<usize> = (0..self.w * self.h).filter(|&x| self.border(x) && solid(x)).collect();
+            for &x in &stack {
+                g[x] = true;
+            }
+            while let Some(x) = stack.pop() {
+                for n in self.nbs(x) {
+                    if !g[n] && solid(n) {
+                        g[n] = true;
+                        stack.push(n);
+                    }
+                }
+            }
+            g
+        }
+        /// Empty points outside territories not in any enclosed region.
+        pub fn free_points(&self) -> i32 {
+            (0..self.w * self.h)
+                .filter(|&x| self.playable(x) && !self.region(x, BLUE).1 && !self.region(x, RED).1)
+                .count() as i32
+        }
+    }
+}
