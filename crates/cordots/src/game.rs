@@ -629,7 +629,7 @@ impl Game for Cordots {
             Some((step, r)) => (step, Some(square(r.trim(), "the Victim to restore")?)),
             None => (t, None),
         };
-        let (from, to) = step.split_once('-').ok_or_else(|| NotationError::new(format!("'{t}': {EXPECTED}")))?;
+        let (from, to) = step.split_once('-').ok_or_else(|| NotationError::new(EXPECTED))?;
         let from = square(from.trim(), "the start")?;
         let to = square(to.trim(), "the destination")?;
         Ok(Move { from, to, restore: restore.unwrap_or(NO_SQUARE) })
