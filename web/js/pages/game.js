@@ -86,8 +86,8 @@ export async function gamePage(root, [gameId]) {
     const top = game.players.find((p) => p !== bottom);
     for (const p of game.players) {
       const seat = game.seats.find((st) => st.player === p) || {};
-      const name = seat.kind === 'ai' ? (seat.name || `AI (${seat.level})`) : (!seat.joined ? 'Open seat' : (seat.name || 'Player'));
       const you = mine()[p] && me.length === 1 ? ' (you)' : '';
+      const name = seatName(seat);
       bars[p].score.textContent = state.score ? `${state.score[p]}` : '';
       mount(bars[p].root,
         h('span', { class: swatch(p) }), h('span', { class: 'player-name' }, `${title(p)} · ${name}${you}`),
@@ -236,6 +236,13 @@ export async function gamePage(root, [gameId]) {
   clockBase = performance.now();
   render();
   return () => { clearInterval(timer); socket.close(); };
+}
+
+/** A seat's display name; a human seat the server named after its colour is just "Player". */
+function seatName(seat) {
+  if (seat.kind === 'ai') return seat.name || `AI (${seat.level})`;
+  if (!seat.joined) return 'Open seat';
+  return seat.name && seat.name !== seat.player ? seat.name : 'Player';
 }
 
 function statusText(game, me, canMove) {

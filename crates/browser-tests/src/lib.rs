@@ -1,0 +1,233 @@
+//! End-to-end tests of Tabula's web front end.
+//!
+//! The harness starts the real server (the `tabula-server` library that
+//! `tabula serve` runs, with the web front end embedded, on a free loopback
+//! port with a fresh database) and drives
+//! Debian's headless Chromium through chromedriver over WebDriver. Nothing
+//! is mocked: if Chromium or chromedriver is missing the tests fail and say
+//! how to install them.
+//!
+//! [`examples`] computes the boards of the How to play pages with the game
+//! engines, so the pages draw real positions.
+
+pub mod examples;
+
+use anyhow::{bail, Context, Result};
+use fantoccini::elements::Element;
+use fantoccini::{Client, ClientBuilder, Locator};
+use serde_json::{json, Value};
+use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+pub const CHROMIUM: &str = "/usr/bin/chromium";
+pub const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
+
+/// The workspace root (two levels above this crate).
+pub fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().expect("workspace root")
+}
+
+/// Where screenshots go: `target/browser-artifacts/` (git-ignored).
+pub fn artifacts_dir() -> PathBuf {
+    let dir = target_dir().join("browser-artifacts");
+    std::fs::create_dir_all(&dir).expect("create the artefacts folder");
+    dir
+}
+
+/// The target folder this test binary was built into (`.../target`).
+fn target_dir() -> PathBuf {
+    if let Ok(dir) = std::env::var("CARGO_TARGET_DIR") {
+        return PathBuf::from(dir);
+    }
+    workspace_root().join("target")
+}
+
+/// A free TCP port on loopback (the OS picks it; we release it at once).
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).map(|a| a.port()).expect("a free port")
+}
+
+fn wait_for_port(port: u16, child: &mut Child, what: &str, timeout: Duration) -> Result<()> {
+    let deadline = Instant::now() + timeout;
+    let addr = SocketAddr::from(([127, 0, 0, 1], port));
+    loop {
+        if TcpStream::connect_timeout(&addr, Duration::from_millis(200)).is_ok() {
+            return Ok(());
+        }
+        if let Some(status) = child.try_wait()? {
+            bail!("{what} exited before listening on port {port}: {status}");
+        }
+        if Instant::now() > deadline {
+            bail!("{what} did not listen on port {port} within {timeout:?}");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// Kills a child process when dropped, so a failing test leaves nothing behind.
+struct KillOnDrop(Child);
+
+impl Drop for KillOnDrop {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// The real server (the library behind `tabula serve`), in this process on a
+/// free loopback port with a fresh database in a temporary folder.
+pub struct TestServer {
+    pub base: String,
+    running: Option<tabula_server::Running>,
+    _dir: tempfile::TempDir,
+}
+
+impl TestServer {
+    pub async fn start() -> Result<TestServer> {
+        let dir = tempfile::tempdir()?;
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+        let running = tabula_server::start(listener, &dir.path().join("tabula.sqlite3"))
+            .await
+            .context("starting the tabula server")?;
+        Ok(TestServer { base: format!("http://{}", running.addr), running: Some(running), _dir: dir })
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{}", self.base, path)
+    }
+
+    /// Shuts the server down gracefully (its games are saved either way).
+    pub async fn stop(mut self) -> Result<()> {
+        if let Some(running) = self.running.take() {
+            running.shutdown().await?;
+        }
+        Ok(())
+    }
+}
+
+/// A headless Chromium session driven through its own chromedriver.
+pub struct Browser {
+    pub client: Client,
+    _driver: KillOnDrop,
+    _profile: tempfile::TempDir,
+}
+
+/// Fails with a clear message when the system's Chromium is not there.
+pub fn require_chromium() {
+    for (path, package) in [(CHROMIUM, "chromium"), (CHROMEDRIVER, "chromium-driver")] {
+        assert!(
+            Path::new(path).exists(),
+            "{path} is missing: the browser tests need Debian's Chromium. Install it with \
+             `apt-get update && apt-get install -y chromium chromium-driver` (./scripts/test does this), \
+             package {package}"
+        );
+    }
+}
+
+impl Browser {
+    /// A fresh browser (own profile) with a window of `width`×`height`.
+    pub async fn start(width: u32, height: u32) -> Result<Browser> {
+        require_chromium();
+        let profile = tempfile::tempdir()?;
+        let port = free_port();
+        let mut child = Command::new(CHROMEDRIVER)
+            .arg(format!("--port={port}"))
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .context("starting chromedriver")?;
+        wait_for_port(port, &mut child, "chromedriver", Duration::from_secs(20))?;
+        let driver = KillOnDrop(child);
+        let args = vec![
+            "--headless".to_string(),
+            "--no-sandbox".into(),
+            "--disable-gpu".into(),
+            "--disable-quic".into(),
+            "--no-first-run".into(),
+            "--disable-background-networking".into(),
+            "--disable-component-update".into(),
+            "--disable-sync".into(),
+            "--disable-dev-shm-usage".into(),
+            "--hide-scrollbars".into(),
+            format!("--window-size={width},{height}"),
+            format!("--user-data-dir={}", profile.path().display()),
+        ];
+        let caps = json!({
+            "browserName": "chrome",
+            "goog:chromeOptions": { "binary": CHROMIUM, "args": args },
+        });
+        let caps = match caps {
+            Value::Object(map) => map,
+            _ => unreachable!(),
+        };
+        let connector = hyper_util::client::legacy::connect::HttpConnector::new();
+        let client = ClientBuilder::new(connector)
+            .capabilities(caps)
+            .connect(&format!("http://127.0.0.1:{port}"))
+            .await
+            .context("opening a WebDriver session in Chromium")?;
+        Ok(Browser { client, _driver: driver, _profile: profile })
+    }
+
+    pub async fn goto(&self, url: &str) -> Result<()> {
+        self.client.goto(url).await.with_context(|| format!("loading {url}"))
+    }
+
+    /// Waits (up to `secs`) for an element matching `css`.
+    pub async fn wait(&self, css: &str, secs: u64) -> Result<Element> {
+        self.client
+            .wait()
+            .at_most(Duration::from_secs(secs))
+            .for_element(Locator::Css(css))
+            .await
+            .with_context(|| format!("waiting {secs} s for `{css}`"))
+    }
+
+    /// Waits until `js` (an expression) is truthy; returns its value.
+    pub async fn wait_js(&self, js: &str, secs: u64) -> Result<Value> {
+        let deadline = Instant::now() + Duration::from_secs(secs);
+        loop {
+            let value = self.eval(&format!("return ({js});")).await?;
+            let truthy = !matches!(value, Value::Null | Value::Bool(false)) && value != json!(0) && value != json!("");
+            if truthy {
+                return Ok(value);
+            }
+            if Instant::now() > deadline {
+                bail!("waited {secs} s for `{js}`; it is still {value}");
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
+    pub async fn eval(&self, script: &str) -> Result<Value> {
+        self.client.execute(script, vec![]).await.with_context(|| format!("running `{script}`"))
+    }
+
+    /// Clicks the element matching `css` once it is there.
+    pub async fn click(&self, css: &str) -> Result<()> {
+        let el = self.wait(css, 10).await?;
+        el.click().await.with_context(|| format!("clicking `{css}`"))
+    }
+
+    /// Text of the element matching `css`.
+    pub async fn text(&self, css: &str) -> Result<String> {
+        let el = self.wait(css, 10).await?;
+        Ok(el.text().await?)
+    }
+
+    /// Saves a PNG of the window under `target/browser-artifacts/`.
+    pub async fn screenshot(&self, name: &str) -> Result<PathBuf> {
+        let png = self.client.screenshot().await.context("taking a screenshot")?;
+        let path = artifacts_dir().join(format!("{name}.png"));
+        std::fs::write(&path, png)?;
+        Ok(path)
+    }
+
+    pub async fn close(self) -> Result<()> {
+        self.client.close().await.context("closing the browser")?;
+        Ok(())
+    }
+}
