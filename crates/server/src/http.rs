@@ -38,6 +38,7 @@ pub fn router(app: AppState) -> Router {
         .route("/api/games/{id}/draw", post(draw))
         .route("/api/games/{id}/rematch", post(rematch))
         .route("/api/games/{id}/export", get(export))
+        .route("/api/games/{id}/positions/{ply}", get(position_at))
         .route("/api/games/{id}/ws", get(crate::ws::upgrade))
         .fallback(crate::web::fallback)
         .method_not_allowed_fallback(method_not_allowed)
@@ -453,6 +454,34 @@ async fn export(State(app): State<AppState>, Path(id): Path<String>) -> Result<R
     };
     let disposition = format!("attachment; filename=\"tabula-{}.{format}\"", g.id);
     Ok(([(header::CONTENT_TYPE, mime.to_string()), (header::CONTENT_DISPOSITION, disposition)], text).into_response())
+}
+
+/// `GET /api/games/{id}/positions/{ply}`: the state and board view after the
+/// game's first `ply` moves, replayed by the engine (the web Replay page steps
+/// through a game with it, so the browser never re-implements a rule).
+async fn position_at(
+    State(app): State<AppState>,
+    Path((id, ply)): Path<(String, String)>,
+) -> Result<Json<Value>, ApiError> {
+    let ply: usize = ply
+        .parse()
+        .map_err(|_| ApiError::bad_request("bad_request", format!("ply must be a number of plies, not '{ply}'")))?;
+    let h = app.get(&id).await?;
+    let (game, options, moves) = {
+        let g = h.inner.lock().await;
+        if ply > g.moves.len() {
+            return Err(ApiError::not_found(format!("game {id} has {} plies, not {ply}", g.moves.len())));
+        }
+        (g.game, g.options.clone(), g.moves[..ply].iter().map(|m| m.text.clone()).collect::<Vec<_>>())
+    };
+    let mut state = game.new_state(&options)?;
+    for (i, text) in moves.iter().enumerate() {
+        state.play(text).map_err(|e| ApiError::internal(format!("replaying move {} '{text}': {e}", i + 1)))?;
+    }
+    Ok(Json(json!({
+        "v": 1, "id": id, "ply": ply, "move": moves.last(),
+        "state": state.state_json(), "view": state.view(),
+    })))
 }
 
 #[cfg(test)]
