@@ -4,6 +4,7 @@
 
 mod cmd_bench;
 mod cmd_coldwar;
+mod cmd_cumisitha;
 mod cmd_games;
 mod cmd_match;
 mod cmd_play;
@@ -47,6 +48,12 @@ enum Command {
     Serve(cmd_serve::Args),
     /// Print the solved value and best moves of a position (Cold War only)
     Solve(cmd_coldwar::Args),
+    /// Count the legal move tree of a Cumisitha position (perft)
+    Perft(cmd_cumisitha::PerftArgs),
+    /// Speak UCI on stdin/stdout: the Cumisitha engine for chess GUIs and match runners
+    Uci(cmd_cumisitha::UciArgs),
+    /// Play the Cumisitha engine against an external UCI engine (e.g. stockfish)
+    UciMatch(cmd_cumisitha::MatchArgs),
 }
 
 fn main() -> ExitCode {
@@ -67,6 +74,9 @@ fn main() -> ExitCode {
         Command::Replay(a) => cmd_replay::run(a),
         Command::Serve(a) => cmd_serve::run(a),
         Command::Solve(a) => cmd_coldwar::run(a),
+        Command::Perft(a) => cmd_cumisitha::perft(a),
+        Command::Uci(a) => cmd_cumisitha::uci(a),
+        Command::UciMatch(a) => cmd_cumisitha::uci_match(a),
     };
     match result {
         Ok(code) => code,

@@ -3,6 +3,7 @@
 //! and no insufficient-material rule), FEN/UCI/SAN/PGN notations, perft, an
 //! alpha-beta engine and a UCI front end.
 
+pub mod arena;
 pub mod engine;
 pub mod fen;
 pub mod game;
