@@ -191,7 +191,8 @@ pub fn new_agent(level: &str, seed: u64) -> Option<Box<dyn Agent<Cordots>>> {
         "hard" => Box::new(alphabeta(2_000)),
         "expert" => Box::new(alphabeta(5_000)),
         "mcts" => Box::new(mcts(3_000, seed)),
-        _ => return None,
+        // The plain-UCT baselines (`uct:MS`, `uct-iter:N`) every game accepts.
+        _ => return tabula_ai::levels::plain_uct(level, seed),
     })
 }
 
@@ -246,5 +247,6 @@ mod tests {
             assert!(moves.contains(&m), "{id} chose {m:?}");
         }
         assert!(new_agent("grandmaster", 1).is_none());
+        assert!(new_agent("uct:50", 1).is_some());
     }
 }
