@@ -247,6 +247,13 @@ mod tests {
             assert!(moves.contains(&m), "{id} chose {m:?}");
         }
         assert!(new_agent("grandmaster", 1).is_none());
+        // The strongest level thinks 5 s, but a shot clock's deadline wins.
+        let mut expert = new_agent("expert", 1).unwrap();
+        let began = std::time::Instant::now();
+        let ctx = ThinkContext { deadline: Some(began + Duration::from_millis(100)), ..ThinkContext::default() };
+        let m = expert.choose(&g, &ctx);
+        assert!(moves.contains(&m));
+        assert!(began.elapsed() < Duration::from_millis(2_500), "took {:?}", began.elapsed());
         assert!(new_agent("uct:50", 1).is_some());
     }
 }
