@@ -99,7 +99,8 @@ async fn signal() {
 pub fn serve_blocking(addr: &str, db_path: &Path) -> anyhow::Result<()> {
     let filter = tracing_subscriber::EnvFilter::try_from_env("TABULA_LOG")
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info,tower_http=warn,hyper=warn"));
-    let _ = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).try_init();
+    let ansi = std::io::IsTerminal::is_terminal(&std::io::stderr());
+    let _ = tracing_subscriber::fmt().with_env_filter(filter).with_ansi(ansi).with_writer(std::io::stderr).try_init();
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     runtime.block_on(async {
         let listener = TcpListener::bind(addr).await.map_err(|e| anyhow::anyhow!("cannot listen on {addr}: {e}"))?;

@@ -1,0 +1,134 @@
+//! Test helpers: a server on a loopback port with a fresh database, a tiny
+//! HTTP/1.1 client and a WebSocket client.
+#![allow(dead_code)]
+
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{json, Value};
+use std::path::PathBuf;
+use std::time::Duration;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
+use tokio_tungstenite::tungstenite::Message;
+
+pub struct TestServer {
+    pub running: tabula_server::Running,
+    pub base: String,
+    pub db: PathBuf,
+}
+
+pub fn temp_db(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("tabula-server-test-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join("test.sqlite3")
+}
+
+pub async fn start_on(db: PathBuf) -> TestServer {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let running = tabula_server::start(listener, &db).await.unwrap();
+    let base = format!("127.0.0.1:{}", running.addr.port());
+    TestServer { running, base, db }
+}
+
+pub async fn start(name: &str) -> TestServer {
+    start_on(temp_db(name)).await
+}
+
+pub struct Reply {
+    pub status: u16,
+    pub headers: String,
+    pub body: String,
+}
+
+impl Reply {
+    pub fn json(&self) -> Value {
+        serde_json::from_str(&self.body).unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.body))
+    }
+    pub fn code(&self) -> String {
+        self.json()["error"]["code"].as_str().unwrap_or("").to_string()
+    }
+}
+
+/// One request on a fresh connection (`Connection: close`).
+pub async fn http(base: &str, method: &str, path: &str, body: Option<&str>) -> Reply {
+    let mut s = TcpStream::connect(base).await.unwrap();
+    let body = body.unwrap_or("");
+    let req = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {base}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    s.write_all(req.as_bytes()).await.unwrap();
+    let mut raw = Vec::new();
+    s.read_to_end(&mut raw).await.unwrap();
+    let text = String::from_utf8_lossy(&raw).to_string();
+    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    let status = head.split_whitespace().nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
+    Reply { status, headers: head.to_string(), body: body.to_string() }
+}
+
+pub async fn get(base: &str, path: &str) -> Reply {
+    http(base, "GET", path, None).await
+}
+
+pub async fn post(base: &str, path: &str, body: Value) -> Reply {
+    http(base, "POST", path, Some(&body.to_string())).await
+}
+
+/// Create a game; panics unless it is created.
+pub async fn create(base: &str, body: Value) -> Value {
+    let r = post(base, "/api/games", body).await;
+    assert_eq!(r.status, 201, "create failed: {}", r.body);
+    r.json()
+}
+
+pub type Socket = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<TcpStream>>;
+
+pub async fn connect(base: &str, id: &str) -> Socket {
+    let (ws, _) = tokio_tungstenite::connect_async(format!("ws://{base}/api/games/{id}/ws")).await.unwrap();
+    ws
+}
+
+pub async fn send(ws: &mut Socket, msg: Value) {
+    ws.send(Message::Text(msg.to_string().into())).await.unwrap();
+}
+
+/// The next JSON message, within `secs`.
+pub async fn recv(ws: &mut Socket, secs: u64) -> Value {
+    loop {
+        let msg = tokio::time::timeout(Duration::from_secs(secs), ws.next())
+            .await
+            .expect("no message in time")
+            .expect("socket closed")
+            .expect("socket error");
+        if let Message::Text(t) = msg {
+            return serde_json::from_str(&t).unwrap();
+        }
+    }
+}
+
+/// Skip messages until one of `kind` arrives.
+pub async fn recv_type(ws: &mut Socket, kind: &str, secs: u64) -> Value {
+    let until = tokio::time::Instant::now() + Duration::from_secs(secs);
+    loop {
+        let left = until.saturating_duration_since(tokio::time::Instant::now()).as_secs().max(1);
+        let m = recv(ws, left).await;
+        if m["type"] == kind {
+            return m;
+        }
+        assert!(tokio::time::Instant::now() < until, "no '{kind}' message in time");
+    }
+}
+
+pub fn move_msg(token: &str, mv: &str, ply: u64) -> Value {
+    json!({"v": 1, "type": "move", "token": token, "move": mv, "ply": ply, "id": ply})
+}
+
+/// A small deterministic generator, so games vary without a dependency.
+pub struct Lcg(pub u64);
+
+impl Lcg {
+    pub fn below(&mut self, n: usize) -> usize {
+        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        ((self.0 >> 33) as usize) % n.max(1)
+    }
+}
