@@ -104,12 +104,12 @@ struct External {
 impl External {
     fn start(command: &[String]) -> Result<External, String> {
         let (program, args) = command.split_first().ok_or("no engine command given")?;
-        let mut child = Command::new(program)
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
+        let spawn = |p: &str| {
+            Command::new(p).args(args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::null()).spawn()
+        };
+        // Debian installs engines in /usr/games, which is often not on PATH.
+        let mut child = spawn(program)
+            .or_else(|e| if program.contains('/') { Err(e) } else { spawn(&format!("/usr/games/{program}")) })
             .map_err(|e| format!("cannot start '{program}': {e} (is it installed? try apt-get install stockfish)"))?;
         let stdin = child.stdin.take().ok_or("no stdin for the engine")?;
         let stdout = child.stdout.take().ok_or("no stdout for the engine")?;
