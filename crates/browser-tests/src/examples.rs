@@ -68,7 +68,7 @@ pub fn all() -> Vec<Example> {
         ex("coldwar-conquer", "coldwar", Start::Position(".../X3O1./... X"), &["a2>b2"]),
         ex("coldwar-even", "coldwar", Start::Position(".../X2O2./... X"), &["a2xb2"]),
         ex("coldwar-bigger", "coldwar", Start::Position(".../X1O3./... X"), &["a2xb2"]),
-        ex("coldwar-win", "coldwar", Start::Position("X1X2X1/X1O1X3/X1X1. X"), &["c1"]),
+        ex("coldwar-win", "coldwar", Start::Position("X1X2X1/X1X1X3/X1X1. X"), &["c1"]),
         // Cordots
         ex("cordots-start", "cordots", Start::New, &[]),
         ex(

@@ -155,10 +155,14 @@ impl Browser {
             format!("--window-size={width},{height}"),
             format!("--user-data-dir={}", profile.path().display()),
         ];
-        let caps = json!({
-            "browserName": "chrome",
-            "goog:chromeOptions": { "binary": CHROMIUM, "args": args },
-        });
+        let mut chrome = json!({ "binary": CHROMIUM, "args": args });
+        if width < 500 {
+            // Desktop Chromium windows are at least 500 px wide; a phone needs emulating.
+            chrome["mobileEmulation"] = json!({
+                "deviceMetrics": { "width": width, "height": height, "pixelRatio": 2, "touch": true },
+            });
+        }
+        let caps = json!({ "browserName": "chrome", "goog:chromeOptions": chrome });
         let caps = match caps {
             Value::Object(map) => map,
             _ => unreachable!(),
@@ -224,6 +228,17 @@ impl Browser {
         let path = artifacts_dir().join(format!("{name}.png"));
         std::fs::write(&path, png)?;
         Ok(path)
+    }
+
+    /// Saves a PNG of the whole page (the window grows to the page's height).
+    pub async fn full_page_screenshot(&self, name: &str) -> Result<PathBuf> {
+        let (width, height) = self.client.get_window_size().await?;
+        let page = self.eval("return document.documentElement.scrollHeight;").await?.as_u64().unwrap_or(1000);
+        self.client.set_window_size(width as u32, (page as u32 + 140).min(12000)).await?;
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        let path = self.screenshot(name).await;
+        self.client.set_window_size(width as u32, height as u32).await?;
+        path
     }
 
     pub async fn close(self) -> Result<()> {

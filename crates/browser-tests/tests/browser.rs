@@ -28,6 +28,19 @@ async fn create_game(
     level: Option<&str>,
     options: &[(&str, &str)],
 ) -> Result<String> {
+    create_timed_game(b, server, game, opponent, level, options, None).await
+}
+
+/// As [`create_game`], with a Fischer clock of (minutes, seconds per move).
+async fn create_timed_game(
+    b: &Browser,
+    server: &TestServer,
+    game: &str,
+    opponent: &str,
+    level: Option<&str>,
+    options: &[(&str, &str)],
+    fischer: Option<(&str, &str)>,
+) -> Result<String> {
     b.goto(&server.url("/")).await?;
     b.wait("#new-game #game option[value='coldwar']", 20).await?;
     b.wait("#game", 5).await?.select_by_value(game).await?;
@@ -45,6 +58,14 @@ async fn create_game(
         b.wait("#level", 5).await?.select_by_value(level).await?;
     }
     b.wait("#side", 5).await?.select_by_value("0").await?;
+    if let Some((base_min, inc_s)) = fischer {
+        b.wait("#time-control", 5).await?.select_by_value("fischer").await?;
+        for (name, value) in [("base_min", base_min), ("inc_s", inc_s)] {
+            let field = b.wait(&format!("input[name={name}]"), 5).await?;
+            field.clear().await?;
+            field.send_keys(value).await?;
+        }
+    }
     b.click("#create-game").await?;
     b.wait(&format!(".game-page[data-game={game}]"), 20).await?;
     let id = b.eval("return document.querySelector('.game-page').dataset.gameId;").await?;
@@ -170,6 +191,10 @@ async fn coldwar_full_game_against_the_ai_by_clicking() -> Result<()> {
     assert_eq!(moves.len() as u64, game["state"]["plies"].as_u64().unwrap(), "one move-list line per ply");
     b.screenshot("coldwar-game-over").await?;
 
+    // The lobby lists it among the finished games.
+    b.goto(&server.url("/")).await?;
+    b.wait(&format!("#finished-games li[data-game-id='{id}']"), 20).await?;
+
     // The replay page steps back through the same game.
     b.goto(&server.url(&format!("/replay/{id}"))).await?;
     b.wait(".replay-page svg.coldwar-board", 20).await?;
@@ -260,7 +285,7 @@ async fn two_browsers_play_through_an_invite_link() -> Result<()> {
     let _guard = serial();
     let server = TestServer::start().await?;
     let host = Browser::start(DESKTOP.0, DESKTOP.1).await?;
-    let id = create_game(&host, &server, "coldwar", "invite", None, &[]).await?;
+    let id = create_timed_game(&host, &server, "coldwar", "invite", None, &[], Some(("5", "2"))).await?;
     let link = host.wait("#invite-link", 10).await?.prop("value").await?.unwrap_or_default();
     assert!(link.contains(&format!("/game/{id}?invite=")), "invite link: {link}");
     assert!(host.text("#status-line").await?.contains("Waiting"), "the host waits for the friend");
@@ -280,8 +305,20 @@ async fn two_browsers_play_through_an_invite_link() -> Result<()> {
     host.wait("[data-square=a1][data-owner=o]", 10).await?;
     click_move(&host, "coldwar", "b2-b3").await?;
     guest.wait("[data-square=b3][data-owner=x]", 10).await?;
+    // The clocks run: O's is ticking down from 5:00 (+2 s for its move).
+    let first = guest.text("[data-clock=o]").await?;
+    tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
+    let later = guest.text("[data-clock=o]").await?;
+    assert!(first.starts_with("5:0") || first.starts_with("4:5"), "O's clock: {first}");
+    assert_ne!(first, later, "O's clock ticks while O is to move");
     guest.screenshot("invite-guest-phone").await?;
     host.screenshot("invite-host").await?;
+
+    // A draw offer reaches the other browser, which declines it.
+    host.click("#offer-draw").await?;
+    guest.click("#decline-draw").await?;
+    guest.wait_js("window.tabulaGame.draw_offer === null", 10).await?;
+    host.wait_js("window.tabulaGame.draw_offer === null", 10).await?;
 
     // The guest resigns; both see the banner.
     guest.eval("window.confirm = () => true; return true;").await?;
@@ -290,6 +327,16 @@ async fn two_browsers_play_through_an_invite_link() -> Result<()> {
         let text = b.wait("#result-banner:not([hidden])", 10).await?.text().await?;
         assert!(text.contains("X wins") && text.contains("resigned"), "banner: {text}");
     }
+
+    // A rematch with colours swapped: the host now plays O, the guest follows the link.
+    host.click("#rematch").await?;
+    host.wait_js(&format!("window.tabulaGame && window.tabulaGame.id !== '{id}'"), 10).await?;
+    assert!(host.text(".player-o").await?.contains("(you)"), "the host plays O in the rematch");
+    guest.click("#rematch-link").await?;
+    guest.wait_js(&format!("window.tabulaGame && window.tabulaGame.id !== '{id}'"), 10).await?;
+    guest.wait_js("document.querySelector('#status-line').textContent.includes('Your move')", 10).await?;
+    click_move(&guest, "coldwar", "c3").await?;
+    host.wait("[data-square=c3][data-owner=x]", 10).await?;
     guest.close().await?;
     host.close().await
 }
@@ -304,7 +351,7 @@ async fn how_to_play_pages_draw_their_examples() -> Result<()> {
         b.wait(&format!(".howto[data-game={game}] .example svg.board"), 20).await?;
         let boards = b.eval("return document.querySelectorAll('.howto .example svg.board').length;").await?;
         assert!(boards.as_u64().unwrap_or(0) >= 2, "{game}: worked examples drawn ({boards})");
-        b.screenshot(&format!("howto-{game}")).await?;
+        b.full_page_screenshot(&format!("howto-{game}")).await?;
     }
     b.close().await
 }

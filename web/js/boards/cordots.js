@@ -117,7 +117,7 @@ export class CordotsBoard extends BoardBase {
     for (let i = 0; i < 8; i++) {
       const file = this.flipped ? 7 - i : i;
       const rank = this.flipped ? i + 1 : 8 - i;
-      svg.append(s('text', { x: MARGIN + i * CELL + CELL / 2, y: BAND * 2 + CELL * 8 + MARGIN - 30, class: 'coord', 'text-anchor': 'middle' }, 'abcdefgh'[file]));
+      svg.append(s('text', { x: MARGIN + i * CELL + CELL / 2, y: BAND + CELL * 8 + 15, class: 'coord', 'text-anchor': 'middle' }, 'abcdefgh'[file]));
       svg.append(s('text', { x: MARGIN / 2, y: BAND + i * CELL + CELL / 2 + 5, class: 'coord', 'text-anchor': 'middle' }, String(rank)));
     }
     const top = this.flipped ? 'white' : 'black';

@@ -22,6 +22,7 @@ export async function gamePage(root, [gameId]) {
   }
 
   let game = await api.game(gameId);
+  inheritRematchTokens(game);
   const mine = () => tokens.get(gameId);
   const myPlayers = () => game.players.filter((p) => mine()[p]);
   const bottomDefault = () => (myPlayers().length === 1 ? myPlayers()[0] : game.players[0]);
@@ -53,9 +54,11 @@ export async function gamePage(root, [gameId]) {
   const heading = h('h1', { class: 'game-title' });
 
   mount(root, h('div', { class: 'game-page', 'data-game': game.game, 'data-game-id': gameId },
-    h('div', { class: 'board-column' }, heading, topHost, h('div', { class: 'board-host' }, board.el), bottomHost),
+    h('div', { class: 'board-column' },
+      h('div', { class: 'game-head' }, heading, statusLine), banner, notice,
+      topHost, h('div', { class: 'board-host' }, board.el), bottomHost),
     h('aside', { class: 'side-column card' },
-      statusLine, banner, notice, drawBox, inviteBox, controls,
+      drawBox, inviteBox, controls,
       h('h3', {}, 'Moves'), moveList, links)));
 
   // Clocks tick locally between server messages from the last known values.
@@ -161,7 +164,7 @@ export async function gamePage(root, [gameId]) {
   };
 
   const renderControls = (me) => {
-    const playing = me.length > 0;
+    const playing = me.length > 0 && game.status !== 'waiting';
     const over = !!game.result;
     mount(controls,
       h('button', { type: 'button', id: 'flip', onclick: () => { bottom = game.players.find((p) => p !== bottom); render(); } }, 'Flip board'),
@@ -236,6 +239,21 @@ export async function gamePage(root, [gameId]) {
   clockBase = performance.now();
   render();
   return () => { clearInterval(timer); socket.close(); };
+}
+
+/**
+ * A rematch keeps each human's token with the colours swapped, so a player
+ * arriving from the old game finds its seat under the other colour.
+ */
+function inheritRematchTokens(game) {
+  if (!game.rematch_of) return;
+  const old = tokens.get(game.rematch_of);
+  const known = tokens.get(game.id);
+  const [first, second] = game.players;
+  const swapped = {};
+  if (old[first] && !known[second]) swapped[second] = old[first];
+  if (old[second] && !known[first]) swapped[first] = old[second];
+  if (Object.keys(swapped).length) tokens.add(game.id, swapped);
 }
 
 /** A seat's display name; a human seat the server named after its colour is just "Player". */
