@@ -87,14 +87,16 @@ const BACKTRACK: [usize; 8] = [6, 6, 0, 0, 2, 2, 4, 4];
 /// the separate groups of non-wall orthogonal neighbours: `[count, dirs..]`.
 /// Two orthogonal neighbours are in one group when the ring cells between
 /// them hold no wall, so they stay connected once the point is filled.
-const RING_GROUPS: [[u8; 5]; 256] = build_ring_groups();
+/// Entries 5..9 give, for each group, a wall cell of the wall segment that
+/// follows it clockwise (the segment between it and the next group).
+const RING_GROUPS: [[u8; 9]; 256] = build_ring_groups();
 
 const fn ring_wall(m: usize, i: usize) -> bool {
     (m >> (i & 7)) & 1 == 1
 }
 
-const fn build_ring_groups() -> [[u8; 5]; 256] {
-    let mut table = [[0u8; 5]; 256];
+const fn build_ring_groups() -> [[u8; 9]; 256] {
+    let mut table = [[0u8; 9]; 256];
     let mut m = 0usize;
     while m < 256 {
         // An orthogonal non-wall neighbour not linked to the previous one.
@@ -128,6 +130,15 @@ const fn build_ring_groups() -> [[u8; 5]; 256] {
                 k += 1;
             }
             table[m][0] = count as u8;
+            let mut g = 0;
+            while g < count {
+                let mut j = table[m][1 + g] as usize + 1;
+                while !ring_wall(m, j) {
+                    j += 1;
+                }
+                table[m][5 + g] = (j % 8) as u8;
+                g += 1;
+            }
         }
         m += 1;
     }
@@ -153,6 +164,37 @@ fn dot_kind(color: u8, captured: bool) -> usize {
 }
 const RED_TO_MOVE_KEY: u64 = 0x5bd1_e995_7f4a_7c15;
 
+const TRACING: u8 = 0;
+const ENCLOSED: u8 = 1;
+const OPEN: u8 = 2;
+const MERGED: u8 = 3;
+
+/// A contour walk in progress (see `Dots::advance`).
+#[derive(Debug, Clone, Copy)]
+struct Trace {
+    cur: usize,
+    back: usize,
+    x: i32,
+    y: i32,
+    area: i32,
+    first: u8,
+    seen: u8,
+    state: u8,
+}
+
+impl Default for Trace {
+    fn default() -> Self {
+        Trace { cur: 0, back: 0, x: 0, y: 0, area: 0, first: 8, seen: 0, state: MERGED }
+    }
+}
+
+impl Trace {
+    fn start(c: usize, dir: usize, stride: usize) -> Trace {
+        let (x, y) = ((c % stride) as i32, (c / stride) as i32);
+        Trace { cur: c, back: dir, x, y, area: 0, first: 8, seen: 0, state: TRACING }
+    }
+}
+
 /// Scratch buffers for floods; not part of the position.
 #[derive(Debug, Default)]
 struct Scratch {
@@ -176,6 +218,8 @@ pub struct Dots {
     /// Where each cell sits in `legal` (u16::MAX when absent).
     legal_pos: Vec<u16>,
     offsets: [isize; 8],
+    /// Union-find over dots of one colour linked in 8 directions (never split).
+    chain: Vec<u16>,
     pub(crate) to_move: Player,
     pub(crate) plies: u32,
     score: [i32; 2],
@@ -204,6 +248,7 @@ impl Clone for Dots {
             legal: Vec::new(),
             legal_pos: Vec::new(),
             offsets: self.offsets,
+            chain: Vec::new(),
             to_move: self.to_move,
             plies: self.plies,
             score: self.score,
@@ -219,6 +264,7 @@ impl Clone for Dots {
         d.cells.clone_from(&self.cells);
         d.legal.clone_from(&self.legal);
         d.legal_pos.clone_from(&self.legal_pos);
+        d.chain.clone_from(&self.chain);
         d
     }
 
@@ -230,6 +276,7 @@ impl Clone for Dots {
         self.cells.clone_from(&src.cells);
         self.legal.clone_from(&src.legal);
         self.legal_pos.clone_from(&src.legal_pos);
+        self.chain.clone_from(&src.chain);
         self.offsets = src.offsets;
         self.to_move = src.to_move;
         self.plies = src.plies;
@@ -272,6 +319,7 @@ impl Dots {
             legal,
             legal_pos,
             offsets: [s, s + 1, 1, 1 - s, -s, -s - 1, -1, s - 1],
+            chain: (0..n as u16).collect(),
             to_move: Player::First,
             plies: 0,
             score: [0; 2],
@@ -544,23 +592,44 @@ impl Dots {
             mask |= (is_active(self.cells[(c as isize + o) as usize], color) as usize) << i;
         }
         let groups = RING_GROUPS[mask];
+        let count = groups[0] as usize;
         let mut captured = false;
         self.scratch.taken.clear();
         self.scratch.marked.clear();
         self.scratch.fresh.clear();
-        if groups[0] >= 2 && (!own_region_enclosed || self.irregular) {
-            for g in 0..groups[0] as usize {
-                let dir = groups[1 + g] as usize;
-                let n = (c as isize + self.offsets[dir]) as usize;
-                if self.cells[n] & MARK != 0 {
-                    continue;
-                }
-                // Inside an already enclosed region every piece is enclosed.
-                if !own_region_enclosed && !self.encloses(c, dir, color) {
-                    continue;
-                }
-                captured |= self.take_piece(n, color);
+        if count >= 2 {
+            // The chains of the wall segments around the dot, before it
+            // links them.
+            let mut roots = [usize::MAX; 4];
+            for g in 0..count {
+                roots[g] = self.find((c as isize + self.offsets[groups[5 + g] as usize]) as usize);
             }
+            if own_region_enclosed {
+                // Inside an already enclosed region every piece is
+                // enclosed; only nested rings (irregular) can leave enemy
+                // dots in one.
+                if self.irregular {
+                    for g in 0..count {
+                        let n = (c as isize + self.offsets[groups[1 + g] as usize]) as usize;
+                        if self.cells[n] & MARK == 0 {
+                            captured |= self.take_piece(n, color);
+                        }
+                    }
+                }
+            } else {
+                captured = self.split_open_region(c, color, &groups, &roots);
+            }
+            for &r in roots.iter().take(count) {
+                let rc = self.find(r);
+                if rc != c {
+                    self.chain[rc] = c as u16;
+                }
+            }
+        } else if mask != 0 {
+            // One wall segment: its dots are one chain already.
+            let n = (c as isize + self.offsets[mask.trailing_zeros() as usize]) as usize;
+            let r = self.find(n);
+            self.chain[r] = c as u16;
         }
         for i in 0..self.scratch.marked.len() {
             let m = self.scratch.marked[i] as usize;
@@ -575,7 +644,10 @@ impl Dots {
             self.fill_enemy_base(c, enemy);
             self.dissolve(color);
             self.ground(enemy);
-        } else {
+        } else if [0usize, 2, 4, 6].iter().any(|&d| {
+            let nv = self.cells[(c as isize + self.offsets[d]) as usize];
+            nv & OUTSIDE != 0 || (nv & GROUNDED != 0 && is_solid(nv, color))
+        }) {
             self.scratch.fresh.push(c as u16);
             self.ground(color);
         }
@@ -585,46 +657,129 @@ impl Dots {
         }
     }
 
-    /// Trace the wall of `color` dots around the piece that holds the
-    /// neighbour of `c` in ring direction `dir`, keeping the piece on the
-    /// backtrack side; the piece is enclosed when the traced loop winds
-    /// around it (positive signed area).
-    fn encloses(&self, c: usize, dir: usize, color: u8) -> bool {
-        let s = self.stride as i32;
-        let (mut x, mut y) = ((c as i32) % s, (c as i32) / s);
-        let mut cur = c;
-        let mut back = dir;
-        let mut area: i64 = 0;
-        let mut first = usize::MAX;
-        let limit = 8 * self.cells.len();
-        for _ in 0..limit {
-            let mut j = (back + 1) & 7;
+    fn find(&mut self, mut x: usize) -> usize {
+        while self.chain[x] as usize != x {
+            let up = self.chain[self.chain[x] as usize];
+            self.chain[x] = up;
+            x = up as usize;
+        }
+        x
+    }
+
+    /// The placed dot at `c` split its (open) region into pieces, one per
+    /// group of the ring. Find the enclosed pieces and take them; returns
+    /// whether anything was captured.
+    ///
+    /// A piece can only be enclosed if the dot closes a cycle: some wall
+    /// segment's chain meets another segment's chain elsewhere. Chains are
+    /// tracked by a union-find that never splits (captured dots stay in
+    /// it), so it may see a cycle that is gone, never miss one. Groups on
+    /// both sides of a segment whose chain meets no other segment are one
+    /// piece. The remaining pieces are traced in lockstep: enclosed pieces
+    /// close after their loop length, and exactly one piece is open, so the
+    /// last unresolved one is open and its long outer contour is never
+    /// walked.
+    fn split_open_region(&mut self, c: usize, color: u8, groups: &[u8; 9], roots: &[usize; 4]) -> bool {
+        let count = groups[0] as usize;
+        // class[g]: the group standing for g's piece.
+        let mut class = [0usize, 1, 2, 3];
+        let mut any_cycle = false;
+        for g in 0..count {
+            let shared = (0..count).any(|h| h != g && roots[h] == roots[g]);
+            any_cycle |= shared;
+            if !shared {
+                let (a, b) = (class[g], class[(g + 1) % count]);
+                for k in class.iter_mut().take(count) {
+                    if *k == b {
+                        *k = a;
+                    }
+                }
+            }
+        }
+        if !any_cycle {
+            return false;
+        }
+        let mut traces = [Trace::default(); 4];
+        let mut unresolved = 0;
+        for g in 0..count {
+            if class[g] == g {
+                traces[g] = Trace::start(c, groups[1 + g] as usize, self.stride);
+                unresolved += 1;
+            }
+        }
+        if unresolved < 2 {
+            return false;
+        }
+        let mut open_found = false;
+        let mut chunk = 8;
+        while (unresolved > 1 || (unresolved == 1 && open_found)) && chunk < 1 << 24 {
+            for g in 0..count {
+                if traces[g].state != TRACING {
+                    continue;
+                }
+                self.advance(&mut traces[g], c, color, chunk);
+                let seen = traces[g].seen;
+                for h in 0..count {
+                    if h != g && traces[h].state == TRACING && seen & (1 << groups[1 + h]) != 0 {
+                        traces[h].state = MERGED;
+                    }
+                }
+                open_found |= traces[g].state == OPEN;
+            }
+            unresolved = traces.iter().take(count).filter(|t| t.state == TRACING).count();
+            chunk *= 2;
+        }
+        let mut captured = false;
+        for g in 0..count {
+            if traces[g].state == ENCLOSED {
+                let n = (c as isize + self.offsets[groups[1 + g] as usize]) as usize;
+                if self.cells[n] & MARK == 0 {
+                    captured |= self.take_piece(n, color);
+                }
+            }
+        }
+        captured
+    }
+
+    /// Walk up to `steps` steps of the wall of `color` dots around a piece
+    /// touching `c`, keeping the piece on the backtrack side (Moore
+    /// tracing). When the walk closes, the piece is enclosed exactly when
+    /// the loop winds around it (positive signed area).
+    fn advance(&self, t: &mut Trace, c: usize, color: u8, steps: usize) {
+        for _ in 0..steps {
+            let mut j = (t.back + 1) & 7;
             let mut k = 0;
             while k < 7 {
-                if is_active(self.cells[(cur as isize + self.offsets[j]) as usize], color) {
+                if is_active(self.cells[(t.cur as isize + self.offsets[j]) as usize], color) {
                     break;
                 }
                 j = (j + 1) & 7;
                 k += 1;
             }
             if k == 7 {
-                return false;
+                t.state = OPEN;
+                return;
             }
-            if cur == c {
-                if first == usize::MAX {
-                    first = j;
-                } else if j == first {
-                    return area > 0;
+            if t.cur == c {
+                // The ring cells passed, back..j, lie in this piece.
+                let mut i = t.back;
+                while i != j {
+                    t.seen |= 1 << i;
+                    i = (i + 1) & 7;
+                }
+                if t.first == 8 {
+                    t.first = j as u8;
+                } else if j == t.first as usize {
+                    t.state = if t.area > 0 { ENCLOSED } else { OPEN };
+                    return;
                 }
             }
-            area += (x * DY[j] - DX[j] * y) as i64;
-            x += DX[j];
-            y += DY[j];
-            cur = (cur as isize + self.offsets[j]) as usize;
-            back = BACKTRACK[j];
+            t.area += t.x * DY[j] - DX[j] * t.y;
+            t.x += DX[j];
+            t.y += DY[j];
+            t.cur = (t.cur as isize + self.offsets[j]) as usize;
+            t.back = BACKTRACK[j];
         }
-        debug_assert!(false, "contour trace did not close");
-        false
     }
 
     /// Flood the enclosed piece of `color`'s region holding `n`. With an
