@@ -145,7 +145,14 @@ impl Game for Cumisitha {
 
     fn parse_move(&self, text: &str) -> Result<Move, NotationError> {
         let t = text.trim();
-        if rules::looks_like_uci(t) || t == "0000" {
+        let b = t.as_bytes();
+        // Letter-digit-letter-digit is UCI even off the board (e2e9), for a precise error.
+        let uci_shape = (b.len() == 4 || b.len() == 5)
+            && b[0].is_ascii_lowercase()
+            && b[1].is_ascii_digit()
+            && b[2].is_ascii_lowercase()
+            && b[3].is_ascii_digit();
+        if uci_shape || t == "0000" {
             rules::parse_uci(&self.board, t).map_err(NotationError::new)
         } else if t.is_empty() {
             Err(NotationError::new("empty move: write it in UCI (e2e4, e7e8q) or SAN (Nf3, O-O)"))

@@ -299,3 +299,140 @@ pub fn export(log: &GameLog) -> Result<String, String> {
     out.push('\n');
     Ok(out)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tabula_core::{GameMeta, Status};
+
+    /// Morphy vs Duke Karl / Count Isouard, Paris 1858 (the "Opera Game"),
+    /// with comments, NAGs, a variation and a move number glued to its move.
+    const OPERA: &str = r#"[Event "Paris"]
+[Site "Paris FRA"]
+[Date "1858.??.??"]
+[White "Paul Morphy"]
+[Black "Duke Karl / Count Isouard"]
+[Result "1-0"]
+
+1. e4 e5 2. Nf3 d6 3. d4 Bg4 {This is a weak move already.} 4. dxe5 Bxf3 5. Qxf3
+dxe5 6. Bc4 Nf6 7. Qb3 Qe7 8. Nc3 c6 9. Bg5 $1 b5?! (9... Qb4 10. Qxb4) 10. Nxb5
+cxb5 11. Bxb5+ Nbd7 12. O-O-O Rd8 13. Rxd7 Rxd7 14. Rd1 Qe6 15. Bxd7+ Nxd7
+16.Qb8+ ; the queen sacrifice
+Nxb8 17. Rd8# 1-0
+"#;
+
+    /// Anderssen vs Kieseritzky, London 1851 (the "Immortal Game").
+    const IMMORTAL: &str =
+        "[Event \"London\"]\n[White \"Adolf Anderssen\"]\n[Black \"Lionel Kieseritzky\"]\n[Result \"1-0\"]\n\n\
+1.e4 e5 2.f4 exf4 3.Bc4 Qh4+ 4.Kf1 b5 5.Bxb5 Nf6 6.Nf3 Qh6 7.d3 Nh5 8.Nh4 Qg5 9.Nf5 c6 10.g4 Nf6 \
+11.Rg1 cxb5 12.h4 Qg6 13.h5 Qg5 14.Qf3 Ng8 15.Bxf4 Qf6 16.Nc3 Bc5 17.Nd5 Qxb2 18.Bd6 Bxg1 \
+19.e5 Qxa1+ 20.Ke2 Na6 21.Nxg7+ Kd8 22.Qf6+ Nxf6 23.Be7# 1-0\n";
+
+    /// Anderssen vs Dufresne, Berlin 1852 (the "Evergreen Game"): Nge7, Nbd2
+    /// and Rad1 need disambiguation.
+    const EVERGREEN: &str =
+        "[Event \"Berlin\"]\n[White \"Adolf Anderssen\"]\n[Black \"Jean Dufresne\"]\n[Result \"1-0\"]\n\n\
+1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. b4 Bxb4 5. c3 Ba5 6. d4 exd4 7. O-O d3 8. Qb3 Qf6 \
+9. e5 Qg6 10. Re1 Nge7 11. Ba3 b5 12. Qxb5 Rb8 13. Qa4 Bb6 14. Nbd2 Bb7 15. Ne4 Qf5 \
+16. Bxd3 Qh5 17. Nf6+ gxf6 18. exf6 Rg8 19. Rad1 Qxf3 20. Rxe7+ Nxe7 21. Qxd7+ Kxd7 \
+22. Bf5+ Ke8 23. Bd7+ Kf8 24. Bxe7# 1-0\n";
+
+    fn san_tokens(pgn: &str) -> Vec<String> {
+        let body: String = pgn.lines().filter(|l| !l.starts_with('[')).collect::<Vec<_>>().join(" ");
+        body.split_whitespace()
+            .filter(|t| !is_result(t))
+            .map(|t| t.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.').to_string())
+            .filter(|t| !t.is_empty() && !is_result(t))
+            .collect()
+    }
+
+    /// Import, check the result, export again and compare move for move.
+    fn round_trip(pgn: &str, plies: usize, winner: Player) {
+        let games = import(pgn).unwrap();
+        assert_eq!(games.len(), 1);
+        let g = &games[0];
+        assert_eq!(g.moves, plies);
+        let o = g.state.status().outcome().expect("the game is over");
+        assert_eq!((o.winner, o.reason), (Some(winner), "checkmate"));
+        assert!(g.notes.is_empty(), "{:?}", g.notes);
+        // Rebuild the UCI move list, as the server stores it.
+        let mut s = Cumisitha::new(&NoOptions);
+        let mut uci = Vec::new();
+        let raw = tokenize(pgn).unwrap();
+        for (_, t) in &raw[0].moves {
+            let m = s.parse_move(t).unwrap();
+            uci.push(s.format_move(m));
+            s.play(m);
+        }
+        let log =
+            GameLog { game: "cumisitha".into(), moves: uci, players: ["A".into(), "B".into()], ..Default::default() };
+        let out = Cumisitha::export(&log).unwrap();
+        assert!(out.contains("[Variant \"Cumisitha\"]"));
+        assert!(out.contains("[Result \"1-0\"]"));
+        let ours: Vec<String> = san_tokens(&out);
+        let theirs: Vec<String> = raw[0].moves.iter().map(|(_, t)| t.clone()).collect();
+        assert_eq!(ours, theirs);
+        // And the export reads back to the same position.
+        let back = import(&out).unwrap();
+        assert_eq!(back[0].state.position(), g.state.position());
+    }
+
+    #[test]
+    fn master_games_round_trip() {
+        round_trip(OPERA, 33, Player::First);
+        round_trip(IMMORTAL, 45, Player::First);
+        round_trip(EVERGREEN, 47, Player::First);
+    }
+
+    #[test]
+    fn several_games_in_one_file() {
+        let text = format!("{OPERA}\n{IMMORTAL}\n{EVERGREEN}");
+        let games = import(&text).unwrap();
+        assert_eq!(games.len(), 3);
+        assert_eq!(tag(&games[1].tags, "Black"), Some("Lionel Kieseritzky"));
+        assert_eq!(games.iter().map(|g| g.moves).collect::<Vec<_>>(), vec![33, 45, 47]);
+    }
+
+    #[test]
+    fn records_that_go_past_the_counter_say_where_our_rules_ended_them() {
+        let pgn = "[Variant \"Cumisitha\"]\n[SetUp \"1\"]\n[FEN \"4k3/8/8/8/8/8/4P3/4K3 w - - 97 60\"]\n\n\
+60. Kd1 Kd8 61. Ke1 Ke8 62. e4 Kd7 *\n";
+        let g = &import(pgn).unwrap()[0];
+        assert_eq!(g.moves, 6);
+        assert_eq!(g.ended_at, Some(3));
+        assert!(g.notes[0].contains("after ply 3"), "{:?}", g.notes);
+        assert_eq!(g.state.status(), Status::Ongoing);
+        // A drawn-by-repetition record plays on under our rules: noted.
+        let pgn = "[Result \"1/2-1/2\"]\n1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 1/2-1/2\n";
+        let g = &import(pgn).unwrap()[0];
+        assert!(g.notes[0].contains("not over under Cumisitha rules"), "{:?}", g.notes);
+    }
+
+    #[test]
+    fn export_from_a_position_writes_fen_and_black_first_numbering() {
+        let log = GameLog {
+            game: "cumisitha".into(),
+            start_position: Some("4k3/8/8/8/8/8/4P3/4K3 b - - 3 40".into()),
+            moves: vec!["e8d7".into(), "e2e4".into()],
+            ..Default::default()
+        };
+        let out = export(&log).unwrap();
+        assert!(out.contains("[FEN \"4k3/8/8/8/8/8/4P3/4K3 b - - 3 40\"]"), "{out}");
+        assert!(out.contains("40... Kd7 41. e4 *"), "{out}");
+    }
+
+    #[test]
+    fn broken_pgn_gets_clear_errors() {
+        let err = |t: &str| import(t).unwrap_err();
+        assert!(err("1. e4 e5 2. Ke3").contains("game 1 (line 1), ply 3: 'Ke3'"), "{}", err("1. e4 e5 2. Ke3"));
+        assert!(err("[White \"x\"]\n\n1. e4 {never closed\n").contains("line 3: a comment opened"));
+        assert!(err("1. e4 (1. d4 e5").contains("never closed"));
+        assert!(err("1. e4 e5)").contains("never opened"));
+        assert!(err("1. e4 }").contains("never opened"));
+        assert!(err("[White \"x\n1. e4").contains("line 1: malformed tag"));
+        assert!(err("[Variant \"Crazyhouse\"]\n1. e4").contains("variant 'Crazyhouse'"));
+        assert!(err("[FEN \"8/8/8 w - - 0 1\"]\n1. e4").contains("bad FEN tag"));
+        assert!(err("").contains("no game"));
+        assert!(err("[Event \"x\"]\n1. e4 e5 2. Qxf7+ Ke7 *").contains("ply 3: 'Qxf7+'"));
+    }
+}
