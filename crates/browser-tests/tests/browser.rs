@@ -279,6 +279,39 @@ async fn cordots_capture_by_clicking() -> Result<()> {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn cordots_back_row_sacrifice_through_the_dialog() -> Result<()> {
+    let _guard = ONE_AT_A_TIME.lock().await;
+    let server = TestServer::start().await?;
+    let b = Browser::start(DESKTOP.0, DESKTOP.1).await?;
+    create_game(&b, &server, "cordots", "hotseat", None, &[]).await?;
+    // Black clears the h-file and waits with pieces on f5 and h5; White's
+    // Capturer steps in between them on g5 and dies (to White's reserve);
+    // then White's h-pawn Victim walks up to h8.
+    let moves = [
+        "a2-a3", "h7-h6", "g2-g3", "h6-g6", "g3-f3", "h8-h7", "g1-g2", "h7-h6", "g2-g3", "h6-h5", "g3-g4", "f7-f6",
+        "a3-a4", "f6-f5", "g4-g5", "h5-g5", "h2-h3", "a7-a6", "h3-h4", "b7-b6", "h4-h5", "c7-c6", "h5-h6", "d7-d6",
+        "h6-h7", "e7-e6",
+    ];
+    for mv in moves {
+        click_move(&b, "cordots", mv).await?;
+    }
+    b.wait(".reserve-white[data-reserve='1']", 5).await?;
+    click_move(&b, "cordots", "h7-h8=b2").await?;
+    let dialog = b.wait("#sacrifice-dialog[open]", 5).await?;
+    let choices = b.client.find_all(fantoccini::Locator::Css("#sacrifice-dialog button.choice")).await?;
+    assert_eq!(choices.len(), 7, "one choice per White Victim on the board");
+    b.wait("[data-square=b2].candidate", 5).await?;
+    b.screenshot("cordots-sacrifice-dialog").await?;
+    dialog.find(fantoccini::Locator::Css("button[data-value='h7-h8=b2']")).await?.click().await?;
+    wait_plies(&b, moves.len() as u64 + 1, 10).await?;
+    b.wait("[data-square=b2][data-piece=white-capturer]", 10).await?;
+    b.wait("[data-square=h8][data-piece='']", 5).await?;
+    b.wait(".reserve-white[data-reserve='0']", 5).await?;
+    b.screenshot("cordots-after-sacrifice").await?;
+    b.close().await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_browsers_play_through_an_invite_link() -> Result<()> {
     let _guard = ONE_AT_A_TIME.lock().await;
     let server = TestServer::start().await?;
