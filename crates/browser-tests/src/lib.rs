@@ -126,6 +126,24 @@ pub fn require_chromium() {
     }
 }
 
+impl Drop for Browser {
+    /// A test that fails half-way never calls [`Browser::close`]: end the
+    /// Chromium processes of this browser's own profile (found by that unique
+    /// folder in their command line) so they do not outlive the test.
+    fn drop(&mut self) {
+        let marker = format!("--user-data-dir={}", self._profile.path().display());
+        let Ok(entries) = std::fs::read_dir("/proc") else { return };
+        for entry in entries.flatten() {
+            let name = entry.file_name();
+            let Some(pid) = name.to_str().filter(|n| n.bytes().all(|b| b.is_ascii_digit())) else { continue };
+            let cmdline = std::fs::read(entry.path().join("cmdline")).unwrap_or_default();
+            if cmdline.split(|&b| b == 0).any(|arg| arg == marker.as_bytes()) {
+                let _ = Command::new("kill").arg("-9").arg(pid).stderr(Stdio::null()).status();
+            }
+        }
+    }
+}
+
 impl Browser {
     /// A fresh browser (own profile) with a window of `width`×`height`.
     pub async fn start(width: u32, height: u32) -> Result<Browser> {
@@ -242,7 +260,7 @@ impl Browser {
     }
 
     pub async fn close(self) -> Result<()> {
-        self.client.close().await.context("closing the browser")?;
+        self.client.clone().close().await.context("closing the browser")?;
         Ok(())
     }
 }

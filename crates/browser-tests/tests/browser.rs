@@ -368,6 +368,11 @@ async fn two_browsers_play_through_an_invite_link() -> Result<()> {
     guest.wait_js("document.querySelector('#status-line').textContent.includes('Your move')", 10).await?;
     click_move(&guest, "coldwar", "c3").await?;
     host.wait("[data-square=c3][data-owner=x]", 10).await?;
+
+    // The lobby on the phone lists the live rematch.
+    guest.goto(&server.url("/")).await?;
+    guest.wait("#live-games li[data-game-id]", 20).await?;
+    guest.full_page_screenshot("lobby-phone").await?;
     guest.close().await?;
     host.close().await
 }
