@@ -350,6 +350,12 @@ impl ColdWar {
         self.hash ^= ZOBRIST_SECOND;
     }
 
+    /// How many squares `p` holds.
+    pub fn squares_of(&self, p: Player) -> u32 {
+        let sign = Self::sign(p);
+        self.cells.iter().filter(|&&c| c * sign > 0).count() as u32
+    }
+
     /// Does the side that just moved hold every square?
     pub fn mover_holds_all(&self) -> bool {
         let mover = self.to_move.other();
@@ -565,6 +571,309 @@ impl Game for ColdWar {
                     ),
                 }
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+    use tabula_core::conformance;
+
+    fn pos(text: &str) -> ColdWar {
+        ColdWar::from_position(text, &NoOptions).unwrap_or_else(|e| panic!("{text}: {e}"))
+    }
+
+    /// Play `moves` (checked), returning the position after them.
+    fn after(text: &str, moves: &[&str]) -> ColdWar {
+        let mut g = pos(text);
+        for m in moves {
+            let mv = g.check_move(m).unwrap_or_else(|e| panic!("{m} in {:?}: {e}", g.position()));
+            g.play(mv);
+        }
+        g
+    }
+
+    fn position_after(text: &str, moves: &[&str]) -> String {
+        after(text, moves).position().unwrap()
+    }
+
+    /// The reason a move is refused.
+    fn refusal(text: &str, mv: &str) -> String {
+        match pos(text).check_move(mv) {
+            Ok(m) => panic!("{mv} is legal in {text} ({m:?})"),
+            Err(e) => e.to_string(),
+        }
+    }
+
+    fn legal(text: &str) -> Vec<String> {
+        let g = pos(text);
+        let mut moves = Vec::new();
+        g.legal_moves(&mut moves);
+        let mut names: Vec<String> = moves.into_iter().map(|m| g.format_move(m)).collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn equal_bases_destroy_each_other() {
+        for n in 1..=3 {
+            let start = format!("X{n}O{n}./.../... X");
+            assert_eq!(position_after(&start, &["a3xb3"]), ".../.../... O");
+        }
+        assert_eq!(position_after("X1../O1../... O", &["a2xa3"]), ".../.../... X");
+    }
+
+    #[test]
+    fn a_bigger_attacker_keeps_one_piece() {
+        assert_eq!(position_after("X2O1./.../... X", &["a3xb3"]), "X1../.../... O");
+        assert_eq!(position_after("X3O2./.../... X", &["a3xb3"]), "X1../.../... O");
+        assert_eq!(position_after("X3O1./.../... X", &["a3xb3"]), "X1../.../... O");
+    }
+
+    #[test]
+    fn attacking_a_bigger_base_costs_the_attacker() {
+        // Difference of 1 and of 2, the defender bigger: the attacking
+        // square empties, the defender keeps one piece.
+        assert_eq!(position_after("X1O2./.../... X", &["a3xb3"]), ".O1./.../... O");
+        assert_eq!(position_after("X2O3./.../... X", &["a3xb3"]), ".O1./.../... O");
+        assert_eq!(position_after("X1O3./.../... X", &["a3xb3"]), ".O1./.../... O");
+        assert_eq!(position_after("O1X3./.../... O", &["a3xb3"]), ".X1./.../... X");
+    }
+
+    #[test]
+    fn three_against_one_may_attack_or_conquer() {
+        assert_eq!(position_after("X3O1./.../... X", &["a3xb3"]), "X1../.../... O");
+        assert_eq!(position_after("X3O1./.../... X", &["a3>b3"]), "X1X1./.../... O");
+        assert_eq!(position_after(".../.X1./.O3. O", &["b1>b2"]), ".../.O1./.O1. X");
+        assert!(legal("X3O1./.../... X").contains(&"a3>b3".to_string()));
+    }
+
+    #[test]
+    fn conquer_is_refused_unless_three_against_one() {
+        for (board, a, d) in [("X3O2./.../... X", 3, 2), ("X2O1./.../... X", 2, 1), ("X1O3./.../... X", 1, 3)] {
+            let why = refusal(board, "a3>b3");
+            assert!(why.contains(&format!("3 pieces against 1, here it is {a} against {d}")), "{why}");
+        }
+        // The defender cannot conquer, even 3 against 1: O cannot conquer
+        // on X's turn, and X1 cannot conquer O3.
+        assert!(refusal("X1O3./.../... X", "b3>a3").contains("not one of your bases"));
+        assert!(refusal("X3X1./.../... X", "a3>b3").contains("not an enemy base"));
+        assert!(refusal("X3.O1/.../... X", "a3>c3").contains("not orthogonally adjacent"));
+        let moves = legal("X3O2./O2../... X");
+        assert!(moves.iter().all(|m| !m.contains('>')), "{moves:?}");
+        assert!(moves.contains(&"a3xb3".into()) && moves.contains(&"a3xa2".into()));
+    }
+
+    #[test]
+    fn a_side_without_pieces_may_place_anywhere_empty() {
+        let all = ["a1", "a2", "a3", "b1", "b2", "b3", "c1", "c2", "c3"];
+        assert_eq!(legal(".../.../... X"), all);
+        // X has nothing left; O's bases do not restrict X.
+        assert_eq!(legal("O1../.../..O3 X"), ["a1", "a2", "b1", "b2", "b3", "c2", "c3"]);
+        assert!(refusal("O1../.../... X", "a3").contains("attack it"));
+    }
+
+    #[test]
+    fn placing_needs_orthogonal_adjacency_to_an_own_base() {
+        // X on b2: bolster b2 or create on its four orthogonal neighbours.
+        let moves = legal(".../.X1./O1.. X");
+        let places: Vec<&String> = moves.iter().filter(|m| m.len() == 2).collect();
+        assert_eq!(places, ["a2", "b1", "b2", "b3", "c2"]);
+        assert!(refusal(".../.X1./... X", "a1").contains("a1 is not orthogonally adjacent"));
+        assert!(refusal(".../.X1./... X", "c3").contains("not orthogonally adjacent"));
+        // O's base next to a1 does not let X place there.
+        assert!(refusal("X1../O1../... X", "a1").contains("not orthogonally adjacent"));
+        // Attacks are orthogonal too.
+        assert!(refusal(".../.X3./O1.. X", "b2xa1").contains("b2 and a1 are not orthogonally adjacent"));
+    }
+
+    #[test]
+    fn bolstering_stops_at_three() {
+        assert_eq!(position_after("X2../.../... X", &["a3"]), "X3../.../... O");
+        assert!(refusal("X3../.../... X", "a3").contains("already holds 3 pieces"));
+    }
+
+    #[test]
+    fn transfer_only_into_an_adjacent_empty_square() {
+        assert_eq!(position_after("X2../.../... X", &["a3-b3"]), "X1X1./.../... O");
+        // Moving the last piece out leaves the source empty.
+        assert_eq!(position_after("X1../.../... X", &["a3-a2"]), ".../X1../... O");
+        assert!(refusal("X2X1./.../... X", "a3-b3").contains("needs an empty target, and b3 is an X base of 1"));
+        assert!(refusal("X2O1./.../... X", "a3-b3").contains("needs an empty target, and b3 is an O base of 1"));
+        assert!(refusal("X2../.../... X", "a3-b2").contains("not orthogonally adjacent"));
+        assert!(refusal("X2../.../... X", "a3-c3").contains("not orthogonally adjacent"));
+        assert!(refusal("O2../.../... X", "a3-b3").contains("a3 is an O base of 2, not one of your bases"));
+        assert!(refusal(".../.../... X", "a3-b3").contains("a3 is empty"));
+    }
+
+    #[test]
+    fn the_ninth_square_wins_at_once() {
+        let g = after("X1X1X1/X1X1X1/X1X1. X", &["c1"]);
+        assert_eq!(g.status(), Status::Over(Outcome::win(Player::First, "holds every square")));
+        let mut moves = Vec::new();
+        g.legal_moves(&mut moves);
+        assert!(moves.is_empty());
+        assert!(g.check_move("a1").unwrap_err().to_string().contains("game is over"));
+        // Eight squares are not enough, even with more pieces.
+        let g = after("X3X3X3/X3X3X3/X3X3O1 X", &["b1>c1"]);
+        assert_eq!(g.status().outcome().unwrap().winner, Some(Player::First));
+        let g = after("X3X3X3/X3X3X3/X3X3O1 X", &["b1xc1"]);
+        assert_eq!(g.status(), Status::Ongoing);
+        // O wins the same way.
+        let g = after("O1O1O1/O1O1O1/O1O2. O", &["b1-c1"]);
+        assert_eq!(g.status().outcome().unwrap().winner, Some(Player::Second));
+    }
+
+    #[test]
+    fn a_loaded_finished_board_is_over() {
+        for (text, winner) in [("X1X1X1/X1X2X1/X1X1X3 O", Player::First), ("O1O1O1/O1O2O1/O1O1O3 X", Player::Second)] {
+            let g = pos(text);
+            assert_eq!(g.status(), Status::Over(Outcome::win(winner, "holds every square")));
+        }
+        assert_eq!(pos("X1X1X1/X1X2X1/X1X1. O").status(), Status::Ongoing);
+    }
+
+    #[test]
+    fn the_third_occurrence_is_a_draw() {
+        let start = "X1../.../..O1 X";
+        let cycle = ["a3-b3", "c1-b1", "b3-a3", "b1-c1"];
+        let mut g = pos(start);
+        for round in 0..2 {
+            for (i, m) in cycle.iter().enumerate() {
+                assert_eq!(g.status(), Status::Ongoing, "round {round} move {i}");
+                let mv = g.check_move(m).unwrap();
+                g.play(mv);
+            }
+        }
+        // The start position has now stood there three times.
+        assert_eq!(g.position().unwrap(), start);
+        assert_eq!(g.status(), Status::Over(Outcome::draw("threefold repetition")));
+        // The same board with the other side to move is another position.
+        let mut g = pos(start);
+        for m in ["a3-b3", "c1-b1", "b3-a3", "b1-c1", "a3-b3", "c1-b1", "b3-a3"] {
+            let mv = g.check_move(m).unwrap();
+            g.play(mv);
+        }
+        assert_eq!(g.status(), Status::Ongoing);
+    }
+
+    #[test]
+    fn a_game_reaching_500_plies_is_drawn() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(5);
+        let mut moves = Vec::new();
+        // Random games usually wander until the cap; find one that does.
+        for _ in 0..50 {
+            let mut g = ColdWar::new(&NoOptions);
+            while !g.status().is_over() {
+                assert!(g.plies() < PLY_CAP);
+                g.legal_moves(&mut moves);
+                g.play(moves[rng.random_range(0..moves.len())]);
+            }
+            if g.status() == Status::Over(Outcome::draw("500-ply cap")) {
+                assert_eq!(g.plies(), PLY_CAP);
+                return;
+            }
+        }
+        panic!("no random game reached the cap");
+    }
+
+    #[test]
+    fn malformed_moves_say_what_is_wrong() {
+        let g = ColdWar::new(&NoOptions);
+        for (text, expected) in [
+            ("", "empty move"),
+            ("d1", "'d1' is not a square"),
+            ("a4", "'a4' is not a square"),
+            ("b2b3", "'b2b3' is not a square"),
+            ("a1-", "'' is not a square"),
+            ("a1xz9", "'z9' is not a square"),
+            ("é2", "is not a square"),
+        ] {
+            let e = g.check_move(text).unwrap_err().to_string();
+            assert!(e.contains(expected), "{text:?}: {e}");
+        }
+        assert_eq!(g.parse_move("B2>C2").unwrap(), Move::Conquer(4, 5));
+        assert_eq!(g.parse_move(" a1xa2 ").unwrap(), Move::Attack(0, 3));
+    }
+
+    #[test]
+    fn malformed_positions_say_what_is_wrong() {
+        for (text, expected) in [
+            ("X3.O1/.X1./...", "has no side to move"),
+            ("X3.O1/.X1./... Z", "side to move 'Z'"),
+            (".../... X", "2 ranks instead of 3"),
+            ("..../.../... X", "rank 3 has more than three squares"),
+            ("../.../... X", "rank 3 has 2 squares"),
+            ("X4../.../... X", "X on rank 3 needs a count from 1 to 3"),
+            ("X../.../... X", "needs a count"),
+            ("..O/.../... X", "needs a count"),
+            ("Q../.../... X", "'Q' on rank 3 is not"),
+            ("", "no side to move"),
+        ] {
+            let e = ColdWar::from_position(text, &NoOptions).unwrap_err().to_string();
+            assert!(e.contains(expected), "{text:?}: {e}");
+        }
+    }
+
+    #[test]
+    fn positions_and_board_indices_round_trip() {
+        let g = pos("X3.O1/.X1./... O");
+        assert_eq!(g.position().unwrap(), "X3.O1/.X1./... O");
+        assert_eq!(g.cell(6), (Some(Player::First), 3));
+        assert_eq!(g.cell(8), (Some(Player::Second), 1));
+        assert_eq!(g.cell(4), (Some(Player::First), 1));
+        let back = ColdWar::from_board_index(g.board_index(), Player::Second);
+        assert_eq!(back.position(), g.position());
+        assert_eq!(ColdWar::new(&NoOptions).board_index(), 0);
+        assert_eq!(ColdWar::from_board_index(BOARDS - 1, Player::First).position().unwrap(), "O3O3O3/O3O3O3/O3O3O3 X");
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        #[test]
+        fn conformance_from_the_start(seed in any::<u64>()) {
+            let r = conformance::check_random_game(&ColdWar::new(&NoOptions), seed, 600);
+            prop_assert!(r.is_ok(), "{}", r.unwrap_err());
+        }
+
+        #[test]
+        fn conformance_from_any_board(index in 0..BOARDS, o_to_move in any::<bool>(), seed in any::<u64>()) {
+            let side = if o_to_move { Player::Second } else { Player::First };
+            let r = conformance::check_random_game(&ColdWar::from_board_index(index, side), seed, 200);
+            prop_assert!(r.is_ok(), "{}", r.unwrap_err());
+        }
+
+        #[test]
+        fn the_board_index_follows_every_move(index in 0..BOARDS, seed in any::<u64>()) {
+            use rand::{Rng, SeedableRng};
+            let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
+            let mut g = ColdWar::from_board_index(index, Player::First);
+            let mut moves = Vec::new();
+            for _ in 0..100 {
+                g.legal_moves(&mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                g.play(moves[rng.random_range(0..moves.len())]);
+                prop_assert_eq!(g.board_index(), ColdWar::index_from_scratch(&g.cells));
+            }
+        }
+
+        #[test]
+        fn parsers_never_panic(text in "\\PC{0,24}") {
+            conformance::feed_parsers(&ColdWar::new(&NoOptions), &text);
+        }
+    }
+
+    #[test]
+    fn parsers_survive_near_misses() {
+        let g = ColdWar::new(&NoOptions);
+        for text in conformance::near_miss_strings(9, 5_000) {
+            conformance::feed_parsers(&g, &text);
         }
     }
 }

@@ -242,3 +242,146 @@ pub fn shared_table() -> &'static Table {
         table
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::cell::Cell;
+
+    fn temp_dir(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("tabula-coldwar-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    fn payload() -> Vec<u8> {
+        (0..1000u32).map(|i| (i * 7 % 251) as u8).collect()
+    }
+
+    fn accept(bytes: Vec<u8>) -> Result<Vec<u8>, String> {
+        Ok(bytes)
+    }
+
+    #[test]
+    fn a_file_round_trips() {
+        let file = encode_file(&payload());
+        assert_eq!(decode_file(file, 1000).unwrap(), payload());
+    }
+
+    #[test]
+    fn damage_of_any_kind_is_detected() {
+        let good = encode_file(&payload());
+        let damaged = |f: &dyn Fn(&mut Vec<u8>)| {
+            let mut bytes = good.clone();
+            f(&mut bytes);
+            decode_file(bytes, 1000).unwrap_err().to_string()
+        };
+        assert!(damaged(&|b| b[HEADER_LEN + 500] ^= 1).contains("checksum mismatch"));
+        assert!(damaged(&|b| b[0] = b'X').contains("wrong magic"));
+        assert!(damaged(&|b| b.truncate(HEADER_LEN + 999)).contains("999 payload bytes"));
+        assert!(damaged(&|b| b.push(0)).contains("1001 payload bytes"));
+        assert!(damaged(&|b| b.truncate(5)).contains("shorter than the header"));
+        assert!(damaged(&|b| b[12] = 0xE9).contains("header says 1001 entries"));
+        assert!(damaged(&|b| b[8] = 0).contains("format version 0"));
+        assert!(decode_file(good, 999).unwrap_err().to_string().contains("expected 999"));
+    }
+
+    #[test]
+    fn the_cache_is_built_once_then_read() {
+        let path = temp_dir("once").join("t.bin");
+        let builds = Cell::new(0);
+        let build = || {
+            builds.set(builds.get() + 1);
+            payload()
+        };
+        let (p, origin) = load_or_build_payload(Some(&path), 1000, false, accept, build);
+        assert_eq!((p, builds.get()), (payload(), 1));
+        assert!(matches!(origin, Origin::Built { ref reason, saved: Ok(_), .. } if reason == "no cache file yet"));
+        let (p, origin) = load_or_build_payload(Some(&path), 1000, false, accept, build);
+        assert_eq!((p, builds.get()), (payload(), 1));
+        assert!(matches!(origin, Origin::Loaded(_)));
+        // Asking for a rebuild rebuilds.
+        load_or_build_payload(Some(&path), 1000, true, accept, build);
+        assert_eq!(builds.get(), 2);
+    }
+
+    #[test]
+    fn a_corrupted_or_old_cache_is_rebuilt_not_trusted() {
+        let dir = temp_dir("corrupt");
+        let path = dir.join("t.bin");
+        write_payload(&path, &payload()).unwrap();
+        // Flip one payload byte on disk.
+        let mut bytes = std::fs::read(&path).unwrap();
+        bytes[HEADER_LEN + 10] ^= 0x40;
+        std::fs::write(&path, &bytes).unwrap();
+        let builds = Cell::new(0);
+        let build = || {
+            builds.set(builds.get() + 1);
+            payload()
+        };
+        let (p, origin) = load_or_build_payload(Some(&path), 1000, false, accept, build);
+        assert_eq!((p, builds.get()), (payload(), 1));
+        match origin {
+            Origin::Built { reason, saved, .. } => {
+                assert!(reason.contains("checksum mismatch"), "{reason}");
+                assert!(saved.is_ok());
+            }
+            other => panic!("trusted a damaged file: {other}"),
+        }
+        // The rewritten file is good again.
+        assert_eq!(read_payload(&path, 1000).unwrap(), payload());
+        // A file from an older format version is rebuilt too.
+        let mut bytes = std::fs::read(&path).unwrap();
+        bytes[8..12].copy_from_slice(&0u32.to_le_bytes());
+        std::fs::write(&path, &bytes).unwrap();
+        let (_, origin) = load_or_build_payload(Some(&path), 1000, false, accept, build);
+        assert!(origin.to_string().contains("format version 0"), "{origin}");
+        assert_eq!(builds.get(), 2);
+        // No temporary file is left behind.
+        let names: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name()).collect();
+        assert_eq!(names, ["t.bin"]);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn an_unwritable_cache_still_gives_the_table() {
+        let dir = temp_dir("unwritable");
+        let blocker = dir.join("file");
+        std::fs::write(&blocker, b"not a directory").unwrap();
+        let path = blocker.join("t.bin");
+        let (p, origin) = load_or_build_payload(Some(&path), 1000, false, accept, payload);
+        assert_eq!(p, payload());
+        assert!(matches!(origin, Origin::Built { saved: Err(_), .. }), "{origin}");
+        let (p, origin) = load_or_build_payload(None, 1000, false, accept, payload);
+        assert_eq!(p, payload());
+        assert!(origin.to_string().contains("no cache directory"));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn missing_files_are_reported_as_missing() {
+        let path = temp_dir("missing").join("none.bin");
+        assert!(matches!(read_payload(&path, 10), Err(CacheError::Missing)));
+    }
+
+    #[test]
+    #[cfg_attr(debug_assertions, ignore = "solves the whole game: run with --release")]
+    fn the_real_table_survives_the_disk_and_corruption_forces_a_rebuild() {
+        let table = crate::solve::tests::full_table();
+        let dir = temp_dir("real");
+        let path = dir.join(format!("coldwar-v{FORMAT_VERSION}.bin"));
+        write_payload(&path, table.as_bytes()).unwrap();
+        let (loaded, origin) = load_or_build(Some(&path), false);
+        assert!(matches!(origin, Origin::Loaded(_)), "{origin}");
+        assert!(loaded.as_bytes() == table.as_bytes());
+        let mut bytes = std::fs::read(&path).unwrap();
+        bytes[HEADER_LEN + 20_000_000] ^= 0x01;
+        std::fs::write(&path, &bytes).unwrap();
+        let (rebuilt, origin) = load_or_build(Some(&path), false);
+        assert!(origin.to_string().contains("checksum mismatch"), "{origin}");
+        // The solve is deterministic although it runs on several threads.
+        assert!(rebuilt.as_bytes() == table.as_bytes());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

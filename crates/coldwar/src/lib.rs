@@ -9,10 +9,12 @@ mod board;
 pub mod cache;
 mod meta;
 mod perfect;
+mod policy;
 mod report;
 mod solve;
 
 pub use board::{square_name, ColdWar, Move, Square, BOARDS, PLY_CAP};
 pub use perfect::PerfectAgent;
+pub use policy::{heuristic_value, ColdWarPolicy};
 pub use report::{reachable_census, solve_report, ReachableCensus};
 pub use solve::{BadTable, Eval, Table, Value};

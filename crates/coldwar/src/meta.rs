@@ -2,6 +2,7 @@
 
 use crate::board::{square_name, ColdWar};
 use crate::perfect::PerfectAgent;
+use crate::policy::ColdWarPolicy;
 use serde_json::json;
 use tabula_core::{Agent, Game, GameMeta, LevelSpec, Player};
 
@@ -11,6 +12,9 @@ impl GameMeta for ColdWar {
 
     fn levels() -> Vec<LevelSpec> {
         let mut levels = tabula_ai::levels::generic_levels();
+        for level in &mut levels[1..] {
+            level.description.push_str(", short random playouts scored by squares and pieces held");
+        }
         levels.push(LevelSpec::new(
             "perfect",
             "plays from the full solution: the fastest win, the longest loss, else a draw (solves once, then cached)",
@@ -26,7 +30,7 @@ impl GameMeta for ColdWar {
         if level == "perfect" {
             return Some(Box::new(PerfectAgent::new(seed)));
         }
-        tabula_ai::levels::generic_agent(level, seed)
+        tabula_ai::levels::generic_agent_with(level, seed, ColdWarPolicy::default)
     }
 
     fn view(&self) -> serde_json::Value {

@@ -389,7 +389,7 @@ pub(crate) fn for_each_parent(q: u32, mut f: impl FnMut(u32)) {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use rand::rngs::SmallRng;
     use rand::{Rng, SeedableRng};
@@ -556,5 +556,50 @@ mod tests {
         // Same board, O to move: O fills a1 at once (a base, or a transfer
         // from b1 that leaves two pieces there).
         assert_eq!(best(t, "O1O1O1/O1O1O1/.O3O1 O"), (win(1), vec!["a1".into(), "b1-a1".into()]));
+    }
+
+    #[test]
+    #[cfg_attr(debug_assertions, ignore = "solves the whole game: run with --release")]
+    fn every_value_agrees_with_its_children() {
+        // The minimax equations, checked on random boards (with each
+        // move's value for the mover): a win in d has a move that wins in
+        // d and none faster; a loss in d has only losing moves, the
+        // slowest losing in d; a draw has a drawing move and no winning one.
+        let t = full_table();
+        let mut rng = SmallRng::seed_from_u64(3);
+        for _ in 0..100_000 {
+            let side = if rng.random::<bool>() { Player::First } else { Player::Second };
+            let g = ColdWar::from_board_index(rng.random_range(0..BOARDS), side);
+            let here = t.eval(&g);
+            let children: Vec<Eval> = t.move_evals(&g).into_iter().map(|(_, e)| e).collect();
+            let wins = children.iter().filter(|e| e.value == Value::Win).map(|e| e.plies);
+            let draws = children.iter().filter(|e| e.value == Value::Draw).count();
+            let at = g.position().unwrap();
+            if g.status().is_over() {
+                assert!(children.is_empty() && here.plies == 0, "{at}");
+                continue;
+            }
+            match here.value {
+                Value::Win => assert_eq!(wins.min(), Some(here.plies), "{at}"),
+                Value::Loss => {
+                    assert_eq!(draws + wins.count(), 0, "{at}");
+                    assert_eq!(children.iter().map(|e| e.plies).max(), Some(here.plies), "{at}");
+                }
+                Value::Draw => assert!(wins.count() == 0 && draws > 0, "{at}"),
+            }
+        }
+    }
+
+    #[test]
+    #[cfg_attr(debug_assertions, ignore = "solves the whole game: run with --release")]
+    fn the_colours_are_symmetric_and_the_start_is_a_draw() {
+        let t = full_table();
+        let start = ColdWar::new(&Default::default());
+        assert_eq!(t.eval(&start), Eval::DRAW);
+        // Every first move keeps the draw.
+        assert_eq!(t.best_moves(&start).len(), 9);
+        let x = board_from("X3.O1/.X1./... O");
+        let o = board_from("O3.X1/.O1./... X");
+        assert_eq!(t.eval(&x), t.eval(&o));
     }
 }
