@@ -74,7 +74,7 @@ export class DotsBoard extends BoardBase {
       const classes = ['dot', `dot-${dot.color}`];
       if (dot.captured) classes.push('captured');
       svg.append(s('circle', {
-        cx: px, cy: py, r: dot.captured ? 4.2 : 5.2, class: classes.join(' '), 'data-point': name,
+        cx: px, cy: py, r: dot.captured ? 4.6 : 5.8, class: classes.join(' '), 'data-point': name,
       }));
       if (name === last) svg.append(s('circle', { cx: px, cy: py, r: 8.5, class: 'last-move' }));
     }

@@ -86,6 +86,7 @@ export async function gamePage(root, [gameId]) {
     board.setState({ ...state, view: game.view }, { interactive: canMove });
 
     heading.textContent = `${game.name}`;
+    document.title = `${game.name} · Tabula`;
     const top = game.players.find((p) => p !== bottom);
     for (const p of game.players) {
       const seat = game.seats.find((st) => st.player === p) || {};

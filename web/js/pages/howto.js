@@ -23,6 +23,7 @@ function examples() {
 
 export async function howtoPage(root, [game]) {
   const nav = h('nav', { class: 'games' }, GAMES.map(([id, name]) => h('a', { href: `/howto/${id}`, 'data-link': true }, name)));
+  document.title = game ? `How to play ${title(game)} · Tabula` : 'How to play · Tabula';
   if (!game) {
     mount(root, h('article', { class: 'howto card' },
       h('h1', {}, 'How to play'), nav,

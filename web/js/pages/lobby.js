@@ -16,6 +16,7 @@ const OPTION_LABELS = {
 };
 
 export async function lobbyPage(root) {
+  document.title = 'Tabula';
   const meta = await api.meta();
   const games = meta.games;
   const form = h('form', { id: 'new-game', class: 'card new-game', autocomplete: 'off' });

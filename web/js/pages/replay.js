@@ -7,6 +7,7 @@ import { createBoard, swatch } from '../boards/index.js';
 
 export async function replayPage(root, [gameId]) {
   const game = await api.game(gameId);
+  document.title = `Replay · ${game.name} · Tabula`;
   const total = game.moves.length;
   const cache = new Map();
   let ply = total;
