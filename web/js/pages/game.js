@@ -169,6 +169,10 @@ export async function gamePage(root, [gameId]) {
     const over = !!game.result;
     mount(controls,
       h('button', { type: 'button', id: 'flip', onclick: () => { bottom = game.players.find((p) => p !== bottom); render(); } }, 'Flip board'),
+      game.game === 'dots' && h('button', {
+        type: 'button', id: 'zoom', class: 'zoom-button',
+        onclick: () => root.querySelector('.board-host').classList.toggle('zoomed'),
+      }, 'Zoom'),
       playing && !over && h('button', {
         type: 'button', id: 'offer-draw', disabled: game.draw_offer && mine()[game.draw_offer],
         onclick: () => action(() => api.draw(gameId, tokenFor(me), 'offer')),
