@@ -49,7 +49,8 @@ export async function howtoPage(root, [game]) {
     const board = createBoard(example.game, {});
     board.setState({ ...example.state, view: example.view }, { interactive: slot.dataset.lit !== undefined });
     if (slot.dataset.select) { board.selected = slot.dataset.select; board.draw(); }
-    board.onMove = () => {};
+    // Examples are for looking: picking a target only clears the selection.
+    board.play = () => { board.selected = null; board.draw(); };
     const figure = h('div', { class: 'caption' });
     figure.innerHTML = caption;
     figure.append(facts(example));
