@@ -1,14 +1,298 @@
-//! AI players for Dots (replaced by the tuned MCTS below in a later step).
+//! The Dots AI: UCT ([`tabula_ai::Mcts`]) on a focused view of the game,
+//! with playouts that suit Dots.
+//!
+//! - The tree only considers points within two steps (Chebyshev distance)
+//!   of a dot, outside both players' empty bases: elsewhere a dot does
+//!   nothing, and inside an enemy base it is captured at once (unless it
+//!   captures, which the focus gives up for a far narrower tree). When no
+//!   such point is left, every legal point is a candidate.
+//! - Playouts prefer points next to a dot and avoid pointless self-captures
+//!   and fills of own bases, then stop after a fixed number of plies and
+//!   value the position by the score difference (a logistic curve), since
+//!   random play to the end of a 39x32 board says little.
 
-use crate::Dots;
-use tabula_core::{Agent, LevelSpec};
+use crate::engine::{Dots, Point, DOT_MASK};
+use crate::options::DotsOptions;
+use rand::Rng as _;
+use std::time::Duration;
+use tabula_ai::mcts::terminal_value;
+use tabula_ai::{Mcts, MctsConfig, Policy, RandomAgent};
+use tabula_core::{Agent, Game, LevelSpec, NotationError, Player, Status, ThinkContext};
 
 pub const DEFAULT_LEVEL: &str = "medium";
 
+/// (id, thinking time in ms, playout cut-off in plies).
+const LEVELS: &[(&str, u64, u32)] =
+    &[("easy", 250, 40), ("medium", 600, 50), ("hard", 1_200, 60), ("expert", 2_500, 60)];
+
 pub fn levels() -> Vec<LevelSpec> {
-    tabula_ai::levels::generic_levels()
+    let mut v = vec![LevelSpec::new("random", "uniformly random legal dots")];
+    for &(id, ms, cut) in LEVELS {
+        v.push(LevelSpec::new(
+            id,
+            format!(
+                "MCTS near the dots, playouts cut at {cut} plies and valued by score, {:.2} s per move",
+                ms as f64 / 1000.0
+            ),
+        ));
+    }
+    v
 }
 
 pub fn new_agent(level: &str, seed: u64) -> Option<Box<dyn Agent<Dots>>> {
-    tabula_ai::levels::generic_agent(level, seed)
+    if level == "random" {
+        return Some(Box::new(RandomAgent::<Dots>::new(seed)));
+    }
+    let &(id, ms, cutoff) = LEVELS.iter().find(|(id, ..)| *id == level)?;
+    Some(Box::new(DotsAgent::new(id, Duration::from_millis(ms), cutoff, seed)))
+}
+
+/// The game as the tree search sees it: the same position, with legal
+/// moves narrowed to points near the dots. `near` marks points within two
+/// steps of a dot and is kept up to date by `play`.
+#[derive(Debug)]
+pub struct Focus {
+    pub dots: Dots,
+    near: Vec<bool>,
+}
+
+impl Clone for Focus {
+    fn clone(&self) -> Self {
+        Focus { dots: self.dots.clone(), near: self.near.clone() }
+    }
+    fn clone_from(&mut self, src: &Self) {
+        self.dots.clone_from(&src.dots);
+        self.near.clone_from(&src.near);
+    }
+}
+
+impl Focus {
+    pub fn from_dots(dots: &Dots) -> Focus {
+        let mut f = Focus { dots: dots.clone(), near: vec![false; dots.cells.len()] };
+        for y in 1..=dots.height {
+            for x in 1..=dots.width {
+                let c = dots.cell(x, y);
+                if dots.cells[c] & DOT_MASK != 0 {
+                    f.mark_near(c);
+                }
+            }
+        }
+        f
+    }
+
+    fn mark_near(&mut self, c: usize) {
+        let d = &self.dots;
+        let (x, y) = (c % d.stride, c / d.stride);
+        for yy in y.saturating_sub(2).max(1)..=(y + 2).min(d.height) {
+            for xx in x.saturating_sub(2).max(1)..=(x + 2).min(d.width) {
+                self.near[yy * d.stride + xx] = true;
+            }
+        }
+    }
+
+    /// A point worth considering: not inside an empty base of either side.
+    #[inline]
+    fn sensible(d: &Dots, c: usize) -> bool {
+        let p = Point(c as u16);
+        !d.enclosed_by(p, Player::First) && !d.enclosed_by(p, Player::Second)
+    }
+}
+
+impl Game for Focus {
+    type Move = Point;
+    type Options = DotsOptions;
+    const ID: &'static str = "dots";
+    const NAME: &'static str = "Dots";
+    const PLAYERS: [&'static str; 2] = Dots::PLAYERS;
+
+    fn new(options: &DotsOptions) -> Self {
+        Focus::from_dots(&Dots::new(options))
+    }
+    fn from_position(position: &str, options: &DotsOptions) -> Result<Self, NotationError> {
+        Dots::from_position(position, options).map(|d| Focus::from_dots(&d))
+    }
+    fn position(&self) -> Option<String> {
+        None
+    }
+    fn options(&self) -> &DotsOptions {
+        self.dots.opts()
+    }
+    fn to_move(&self) -> Player {
+        self.dots.to_move
+    }
+    fn legal_moves(&self, out: &mut Vec<Point>) {
+        out.clear();
+        if self.dots.compute_status().is_over() {
+            return;
+        }
+        let d = &self.dots;
+        out.extend(
+            d.playable().iter().filter(|&&c| self.near[c as usize] && Self::sensible(d, c as usize)).map(|&c| Point(c)),
+        );
+        if out.is_empty() {
+            out.extend(d.playable().iter().map(|&c| Point(c)));
+        }
+    }
+    fn play(&mut self, mv: Point) {
+        self.dots.play_point(mv);
+        self.mark_near(mv.0 as usize);
+    }
+    fn status(&self) -> Status {
+        self.dots.compute_status()
+    }
+    fn plies(&self) -> u32 {
+        self.dots.plies
+    }
+    fn hash(&self) -> u64 {
+        self.dots.position_hash()
+    }
+    fn hash_from_scratch(&self) -> u64 {
+        self.dots.hash_scratch()
+    }
+    fn parse_move(&self, text: &str) -> Result<Point, NotationError> {
+        self.dots.parse_point(text)
+    }
+    fn format_move(&self, mv: Point) -> String {
+        self.dots.point_name(mv)
+    }
+    fn score(&self) -> Option<[i32; 2]> {
+        Some(self.dots.scores())
+    }
+}
+
+/// Playouts for Dots: near-dot moves without pointless self-captures, cut
+/// off after `cutoff` plies and valued by the score difference.
+pub struct DotsPolicy {
+    pub cutoff: u32,
+    /// Points of score difference that move the value from 0.5 to ~0.73.
+    pub scale: f64,
+}
+
+impl DotsPolicy {
+    /// Blue's value of a position by its score.
+    pub fn evaluate(&self, d: &Dots) -> f64 {
+        match d.compute_status() {
+            Status::Over(o) => o.score_for(Player::First),
+            Status::Ongoing => {
+                let s = d.scores();
+                1.0 / (1.0 + (-((s[0] - s[1]) as f64) / self.scale).exp())
+            }
+        }
+    }
+
+    /// A random point that touches a dot and lies in no empty base; after a
+    /// few misses any legal point.
+    #[inline]
+    fn pick(d: &Dots, rng: &mut tabula_ai::Rng) -> usize {
+        let list = d.playable();
+        let mut c = list[rng.random_range(0..list.len())] as usize;
+        for _ in 0..8 {
+            if Focus::sensible(d, c) && d.touches_dot(c) {
+                return c;
+            }
+            c = list[rng.random_range(0..list.len())] as usize;
+        }
+        c
+    }
+}
+
+impl Dots {
+    /// Whether any of the eight neighbours of cell `c` holds a dot.
+    #[inline]
+    fn touches_dot(&self, c: usize) -> bool {
+        self.offsets.iter().any(|&o| self.cells[(c as isize + o) as usize] & DOT_MASK != 0)
+    }
+}
+
+impl Policy<Focus> for DotsPolicy {
+    fn playout(&mut self, state: &mut Focus, rng: &mut tabula_ai::Rng) -> f64 {
+        let d = &mut state.dots;
+        for _ in 0..self.cutoff {
+            if d.compute_status().is_over() || d.playable().is_empty() {
+                return terminal_value(d);
+            }
+            let c = Self::pick(d, rng);
+            d.play_point(Point(c as u16));
+        }
+        self.evaluate(d)
+    }
+}
+
+/// MCTS on [`Focus`] with [`DotsPolicy`].
+pub struct DotsAgent {
+    mcts: Mcts<Focus, DotsPolicy>,
+    name: String,
+}
+
+impl DotsAgent {
+    pub fn new(level: &str, time: Duration, cutoff: u32, seed: u64) -> Self {
+        let config = MctsConfig { iterations: None, time: Some(time), exploration: 0.6, seed, ..MctsConfig::default() };
+        DotsAgent {
+            mcts: Mcts::new(config, DotsPolicy { cutoff, scale: 2.0 }),
+            name: format!("dots {level}: MCTS near the dots, cut-off {cutoff}, {:.2} s", time.as_secs_f64()),
+        }
+    }
+}
+
+impl Agent<Dots> for DotsAgent {
+    fn choose(&mut self, state: &Dots, ctx: &ThinkContext) -> Point {
+        let focus = Focus::from_dots(state);
+        let mut moves = Vec::new();
+        focus.legal_moves(&mut moves);
+        if moves.len() == 1 {
+            return moves[0];
+        }
+        self.mcts.search(&focus, ctx)
+    }
+    fn describe(&self) -> String {
+        self.name.clone()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn focus_keeps_the_game_and_narrows_moves() {
+        let start = Dots::new(&DotsOptions::default());
+        let f = Focus::from_dots(&start);
+        let mut near = Vec::new();
+        f.legal_moves(&mut near);
+        // The 6x6 square around the cross, less its four dots.
+        assert_eq!(near.len(), 32);
+        let check = tabula_core::conformance::check_random_game(&f, 3, 300);
+        assert!(check.is_ok(), "{check:?}");
+    }
+
+    #[test]
+    fn the_ai_takes_a_free_capture() {
+        let mut d = Dots::new(&DotsOptions { cross: false, ..DotsOptions::sized(12, 12) });
+        for (who, s) in
+            [(Player::Second, "6-6"), (Player::First, "6-7"), (Player::First, "7-6"), (Player::First, "6-5")]
+        {
+            let p = d.parse_point(s).unwrap();
+            d.place_setup(who, p);
+        }
+        let mut agent = DotsAgent::new("test", Duration::from_millis(300), 40, 1);
+        let mv = agent.choose(&d, &ThinkContext::default());
+        assert_eq!(d.point_name(mv), "5-6");
+    }
+
+    #[test]
+    fn every_level_answers_quickly_under_a_deadline() {
+        let d = Dots::new(&DotsOptions::default());
+        for l in levels() {
+            let mut a = new_agent(&l.id, 1).unwrap();
+            let ctx = ThinkContext {
+                deadline: Some(std::time::Instant::now() + Duration::from_millis(100)),
+                ..ThinkContext::default()
+            };
+            let t = std::time::Instant::now();
+            let mv = a.choose(&d, &ctx);
+            assert!(d.is_playable(mv));
+            assert!(t.elapsed() < Duration::from_millis(1000), "{} took {:?}", l.id, t.elapsed());
+        }
+        assert!(new_agent("grandmaster", 1).is_none());
+    }
 }

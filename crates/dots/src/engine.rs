@@ -217,7 +217,7 @@ pub struct Dots {
     legal: Vec<u16>,
     /// Where each cell sits in `legal` (u16::MAX when absent).
     legal_pos: Vec<u16>,
-    offsets: [isize; 8],
+    pub(crate) offsets: [isize; 8],
     /// Union-find over dots of one colour linked in 8 directions (never split).
     chain: Vec<u16>,
     pub(crate) to_move: Player,
