@@ -261,8 +261,18 @@ async fn cordots_capture_by_clicking() -> Result<()> {
     let _guard = ONE_AT_A_TIME.lock().await;
     let server = TestServer::start().await?;
     let b = Browser::start(DESKTOP.0, DESKTOP.1).await?;
-    create_game(&b, &server, "cordots", "hotseat", None, &[]).await?;
+    // Competitive mode: one 20-minute match clock for both players.
+    create_game(&b, &server, "cordots", "hotseat", None, &[("mode", "competitive"), ("minutes", "20")]).await?;
     b.wait("svg.cordots-board [data-square=a1][data-piece=white-capturer]", 10).await?;
+    let game = page_game(&b).await?;
+    assert_eq!(game["clock"]["shared"], true, "a shared match clock: {}", game["clock"]);
+    let white_clock = b.text("[data-clock=white]").await?;
+    assert!(white_clock.starts_with("20:00") || white_clock.starts_with("19:5"), "match clock: {white_clock}");
+    let black_clock = b.text("[data-clock=black]").await?;
+    assert!(
+        black_clock.starts_with("20:00") || black_clock.starts_with("19:5"),
+        "one clock on both bars: {black_clock}"
+    );
     b.wait("svg.cordots-board [data-square=a2][data-piece=white-victim]", 10).await?;
     let moves = ["a2-a3", "b7-b6", "a3-a4", "b6-b5", "c2-c3", "h7-h6", "c3-c4", "h6-h5", "a4-a5", "h5-h4"];
     for mv in moves {
