@@ -43,6 +43,10 @@ pub fn new_agent(level: &str, seed: u64) -> Option<Box<dyn Agent<Dots>>> {
     if level == "random" {
         return Some(Box::new(RandomAgent::<Dots>::new(seed)));
     }
+    // The plain-UCT baselines (`uct:MS`, `uct-iter:N`) for comparisons.
+    if let Some(agent) = tabula_ai::levels::plain_uct::<Dots>(level, seed) {
+        return Some(agent);
+    }
     let &(id, ms, cutoff) = LEVELS.iter().find(|(id, ..)| *id == level)?;
     Some(Box::new(DotsAgent::new(id, Duration::from_millis(ms), cutoff, seed)))
 }
@@ -294,5 +298,6 @@ mod tests {
             assert!(t.elapsed() < Duration::from_millis(1000), "{} took {:?}", l.id, t.elapsed());
         }
         assert!(new_agent("grandmaster", 1).is_none());
+        assert!(new_agent("uct:50", 1).is_some());
     }
 }
