@@ -7,7 +7,7 @@ use std::time::Duration;
 use tabula_ai::alphabeta::{AlphaBeta, AlphaBetaConfig, Evaluator};
 use tabula_ai::mcts::{Mcts, MctsConfig, Policy};
 use tabula_ai::{RandomAgent, Rng};
-use tabula_core::{Agent, Game, LevelSpec, Player, Status};
+use tabula_core::{Agent, Game, LevelSpec, Player};
 
 /// Evaluation weights, in centi-pieces.
 #[derive(Debug, Clone, Copy)]
@@ -123,42 +123,48 @@ impl Evaluator<Cordots> for CordotsEval {
     }
 }
 
-/// MCTS leaves valued by a short random playout and then the evaluation,
-/// squashed to a win probability for White.
+/// MCTS leaves valued by blending the evaluation of the leaf (squashed to a
+/// win probability for White) with the result of a random playout from it.
+/// The playout sees what the evaluation cannot (the tie-breaker at the cap,
+/// eliminations); the evaluation cuts the playout's noise.
 pub struct EvalPolicy {
+    /// Longest playout; past it the position is judged by the tie-breaker.
     pub plies: u32,
+    /// The evaluation's share of the value, 0..1.
+    pub eval_share: f64,
     eval: CordotsEval,
     moves: Vec<Move>,
 }
 
 impl EvalPolicy {
-    pub fn new(plies: u32) -> Self {
-        EvalPolicy { plies, eval: CordotsEval::default(), moves: Vec::new() }
+    pub fn new(plies: u32, eval_share: f64) -> Self {
+        EvalPolicy { plies, eval_share, eval: CordotsEval::default(), moves: Vec::new() }
+    }
+
+    /// The evaluation as a win probability for White.
+    pub fn white_probability(&self, state: &Cordots) -> f64 {
+        let s = self.eval.score(state) as f64;
+        let white = if state.to_move() == Player::First { s } else { -s };
+        1.0 / (1.0 + (-white / 150.0).exp())
     }
 }
 
 impl Policy<Cordots> for EvalPolicy {
     fn playout(&mut self, state: &mut Cordots, rng: &mut Rng) -> f64 {
+        let guess = self.white_probability(state);
         state.random_playout(rng, &mut self.moves, self.plies);
-        match state.status() {
-            Status::Over(o) => o.score_for(Player::First),
-            Status::Ongoing => {
-                let s = self.eval.score(state) as f64;
-                let white = if state.to_move() == Player::First { s } else { -s };
-                1.0 / (1.0 + (-white / 150.0).exp())
-            }
-        }
+        let result = tabula_ai::mcts::terminal_value(state);
+        self.eval_share * guess + (1.0 - self.eval_share) * result
     }
 }
 
 /// (id, description) of every level, weakest first.
 const LEVELS: &[(&str, &str)] = &[
     ("random", "uniformly random legal moves"),
-    ("easy", "MCTS with short playouts judged by the Cordots evaluation, 0.3 s"),
+    ("easy", "MCTS valuing leaves by the Cordots evaluation and a random playout, 0.3 s"),
     ("medium", "alpha-beta with the Cordots evaluation, 0.5 s"),
     ("hard", "alpha-beta with the Cordots evaluation, 2 s"),
     ("expert", "alpha-beta with the Cordots evaluation, 5 s"),
-    ("mcts", "MCTS with short playouts judged by the Cordots evaluation, 3 s"),
 ];
 
 pub fn levels() -> Vec<LevelSpec> {
@@ -180,7 +186,7 @@ pub fn mcts(ms: u64, seed: u64) -> Mcts<Cordots, EvalPolicy> {
         exploration: 0.7,
         ..MctsConfig::default()
     };
-    Mcts::new(config, EvalPolicy::new(12))
+    Mcts::new(config, EvalPolicy::new(1_000, 0.5))
 }
 
 pub fn new_agent(level: &str, seed: u64) -> Option<Box<dyn Agent<Cordots>>> {
@@ -190,7 +196,6 @@ pub fn new_agent(level: &str, seed: u64) -> Option<Box<dyn Agent<Cordots>>> {
         "medium" => Box::new(alphabeta(500)),
         "hard" => Box::new(alphabeta(2_000)),
         "expert" => Box::new(alphabeta(5_000)),
-        "mcts" => Box::new(mcts(3_000, seed)),
         // The plain-UCT baselines (`uct:MS`, `uct-iter:N`) every game accepts.
         _ => return tabula_ai::levels::plain_uct(level, seed),
     })
