@@ -253,6 +253,12 @@ async fn cumisitha_move_and_promotion_through_the_dialog() -> Result<()> {
     wait_plies(&b, 9, 10).await?;
     b.wait("[data-square=a8][data-piece=N]", 10).await?;
     b.screenshot("cumisitha-after-promotion").await?;
+
+    // After a reload the move list still speaks SAN (read from the PGN export).
+    b.client.refresh().await?;
+    b.wait("svg.cumisitha-board [data-square=a8][data-piece=N]", 10).await?;
+    b.wait_js("document.querySelector('#move-list').textContent.includes('bxa8=N')", 10).await?;
+    assert_eq!(b.text("#move-list li:first-child .move").await?, "b4", "SAN from the first move on");
     b.close().await
 }
 

@@ -6,6 +6,7 @@ import { h, mount, title, formatClock } from '../dom.js';
 import { api, tokens, GameSocket } from '../api.js';
 import { createBoard, swatch } from '../boards/index.js';
 import { navigate } from '../app.js';
+import { sanMoves } from '../pgn.js';
 
 export async function gamePage(root, [gameId]) {
   const params = new URLSearchParams(location.search);
@@ -243,6 +244,15 @@ export async function gamePage(root, [gameId]) {
 
   clockBase = performance.now();
   render();
+  // Moves played before this page opened: take their SAN from the PGN export.
+  if (game.record_format === 'pgn' && game.moves.length) {
+    fetch(api.exportUrl(gameId)).then((r) => (r.ok ? r.text() : '')).then((pgn) => {
+      const san = sanMoves(pgn);
+      if (san.length < game.moves.length) return;
+      game.moves.forEach((m, i) => { if (!sanByPly.has(m.ply)) sanByPly.set(m.ply, san[i]); });
+      renderMoves();
+    }).catch(() => { /* the list keeps the UCI moves */ });
+  }
   return () => { clearInterval(timer); socket.close(); };
 }
 

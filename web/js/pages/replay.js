@@ -4,6 +4,7 @@
 import { h, mount, title } from '../dom.js';
 import { api } from '../api.js';
 import { createBoard, swatch } from '../boards/index.js';
+import { sanMoves } from '../pgn.js';
 
 export async function replayPage(root, [gameId]) {
   const game = await api.game(gameId);
@@ -44,6 +45,16 @@ export async function replayPage(root, [gameId]) {
     'data-ply': m.ply, onclick: () => go(m.ply),
   }, h('span', { class: swatch(m.player) }), h('span', { class: 'move' }, m.move),
   m.score ? h('span', { class: 'move-score' }, game.players.map((p) => m.score[p]).join(':')) : null)));
+
+  if (game.record_format === 'pgn' && total) {
+    try {
+      const res = await fetch(api.exportUrl(gameId));
+      const san = res.ok ? sanMoves(await res.text()) : [];
+      if (san.length >= total) {
+        list.querySelectorAll('li .move').forEach((el, i) => { el.textContent = san[i]; });
+      }
+    } catch { /* keep the UCI moves */ }
+  }
 
   const result = game.result
     ? (game.result.winner ? `${title(game.result.winner)} won: ${game.result.reason}` : `Draw: ${game.result.reason}`)
