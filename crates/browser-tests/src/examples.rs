@@ -122,6 +122,12 @@ pub fn all() -> Vec<Example> {
         ),
         ex("dots-edge", "dots", Start::Record(dots_sgf(10, 8, &[(5, 1)], &[(4, 1), (6, 1), (5, 2)], &[])), &[]),
         ex(
+            "dots-who-wins",
+            "dots",
+            Start::Record(dots_sgf(10, 8, &[(1, 2), (2, 1), (3, 2)], &[(2, 2)], &[(true, 2, 3)])),
+            &[],
+        ),
+        ex(
             "dots-recapture-before",
             "dots",
             Start::Record(dots_sgf(
