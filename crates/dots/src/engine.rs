@@ -644,12 +644,28 @@ impl Dots {
             self.fill_enemy_base(c, enemy);
             self.dissolve(color);
             self.ground(enemy);
-        } else if [0usize, 2, 4, 6].iter().any(|&d| {
-            let nv = self.cells[(c as isize + self.offsets[d]) as usize];
-            nv & OUTSIDE != 0 || (nv & GROUNDED != 0 && is_solid(nv, color))
-        }) {
-            self.scratch.fresh.push(c as u16);
-            self.ground(color);
+        } else {
+            // A lone new dot: grounded when it touches the border or a
+            // grounded point of its owner; a flood is only needed when it
+            // also touches ungrounded solid points it now grounds.
+            let (mut touches, mut lifts) = (false, false);
+            for d in [0usize, 2, 4, 6] {
+                let nv = self.cells[(c as isize + self.offsets[d]) as usize];
+                if nv & OUTSIDE != 0 || (nv & GROUNDED != 0 && is_solid(nv, color)) {
+                    touches = true;
+                } else if is_solid(nv, color) {
+                    lifts = true;
+                }
+            }
+            if touches {
+                if lifts {
+                    self.scratch.fresh.push(c as u16);
+                    self.ground(color);
+                } else {
+                    self.cells[c] |= GROUNDED;
+                    self.grounded_active[color as usize - 1] += 1;
+                }
+            }
         }
         for i in 0..self.scratch.taken.len() {
             let m = self.scratch.taken[i] as usize;
