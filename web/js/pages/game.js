@@ -83,7 +83,7 @@ export async function gamePage(root, [gameId]) {
     const state = game.state;
     const me = myPlayers();
     const canMove = game.status === 'live' && !game.result && state.status === 'ongoing' && !!mine()[state.to_move];
-    board.setFlipped(bottom === game.players[1]);
+    board.flipped = bottom === game.players[1]; // setState below redraws
     board.setState({ ...state, view: game.view }, { interactive: canMove });
 
     heading.textContent = `${game.name}`;
