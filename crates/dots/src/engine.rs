@@ -619,17 +619,21 @@ impl Dots {
             } else {
                 captured = self.split_open_region(c, color, &groups, &roots);
             }
-            for &r in roots.iter().take(count) {
+            // Hang the new dot and the other chains under the first chain's
+            // root, so trees stay shallow.
+            let top = self.find(roots[0]);
+            for &r in roots.iter().take(count).skip(1) {
                 let rc = self.find(r);
-                if rc != c {
-                    self.chain[rc] = c as u16;
+                if rc != top {
+                    self.chain[rc] = top as u16;
                 }
             }
+            self.chain[c] = top as u16;
         } else if mask != 0 {
             // One wall segment: its dots are one chain already.
             let n = (c as isize + self.offsets[mask.trailing_zeros() as usize]) as usize;
             let r = self.find(n);
-            self.chain[r] = c as u16;
+            self.chain[c] = r as u16;
         }
         for i in 0..self.scratch.marked.len() {
             let m = self.scratch.marked[i] as usize;
