@@ -229,6 +229,16 @@ async fn dots_capture_by_clicking_shades_territory_and_scores() -> Result<()> {
     let last = b.text("#move-list li:last-child").await?;
     assert!(last.contains("10-9") && last.contains("1:0"), "the move list shows the move and score: {last}");
     b.screenshot("dots-capture").await?;
+
+    // Flipping turns the lattice round: 10-10 moves from the lower left to the upper right.
+    let where_is = "const c = document.querySelector(\"circle.dot[data-point='10-10']\"); return [Number(c.getAttribute('cx')), Number(c.getAttribute('cy'))];";
+    let before = b.eval(where_is).await?;
+    b.click("#flip").await?;
+    let after = b.eval(where_is).await?;
+    assert!(
+        after[0].as_f64() > before[0].as_f64() && after[1].as_f64() < before[1].as_f64(),
+        "flip: {before} -> {after}"
+    );
     b.close().await
 }
 
