@@ -143,7 +143,12 @@ impl App {
     }
 
     /// Commit a change, rolling the game back if the database refuses it.
-    pub async fn commit(&self, g: &mut Live, writes: Vec<Write>, snapshot: crate::game::Snapshot) -> Result<(), ApiError> {
+    pub async fn commit(
+        &self,
+        g: &mut Live,
+        writes: Vec<Write>,
+        snapshot: crate::game::Snapshot,
+    ) -> Result<(), ApiError> {
         if let Err(e) = self.store.commit(writes).await {
             g.restore(snapshot);
             return Err(ApiError::internal(format!("the change was not saved: {e}")));
@@ -281,7 +286,13 @@ impl App {
                 SeatKind::Ai => {
                     let level = s.level.unwrap_or_else(|| game.default_level().to_string());
                     game.new_agent(&level, 0)?; // refuse an unknown level now, not mid-game
-                    Seat { kind: SeatKind::Ai, name: format!("AI ({level})"), level: Some(level), token: None, invite: None }
+                    Seat {
+                        kind: SeatKind::Ai,
+                        name: format!("AI ({level})"),
+                        level: Some(level),
+                        token: None,
+                        invite: None,
+                    }
                 }
                 SeatKind::Human => {
                     let token = random_string(32);
@@ -294,12 +305,19 @@ impl App {
                 SeatKind::Open => {
                     let code = random_string(24);
                     invites.push((players[i].to_string(), code.clone()));
-                    Seat { kind: SeatKind::Open, name: s.name.unwrap_or_default(), level: None, token: None, invite: Some(code) }
+                    Seat {
+                        kind: SeatKind::Open,
+                        name: s.name.unwrap_or_default(),
+                        level: None,
+                        token: None,
+                        invite: Some(code),
+                    }
                 }
             };
             made.push(seat);
         }
-        let seats: [Seat; 2] = made.try_into().map_err(|_| ApiError::bad_request("bad_request", "a game has two seats"))?;
+        let seats: [Seat; 2] =
+            made.try_into().map_err(|_| ApiError::bad_request("bad_request", "a game has two seats"))?;
         let now = now_ms();
         let id = random_string(10);
         let mut m = Match::new(state, time_control, now);
@@ -331,7 +349,11 @@ impl App {
     }
 
     /// Start the rematch of a finished game (or return the one started).
-    pub async fn rematch(self: &Arc<Self>, h: &Arc<GameHandle>, token: &str) -> Result<(Value, String, String), ApiError> {
+    pub async fn rematch(
+        self: &Arc<Self>,
+        h: &Arc<GameHandle>,
+        token: &str,
+    ) -> Result<(Value, String, String), ApiError> {
         let mut g = h.inner.lock().await;
         let player = g.seat_of(token)?;
         if g.m.result.is_none() {
@@ -392,7 +414,8 @@ impl App {
         let mut resumed = 0;
         for id in ids {
             let key = id.clone();
-            let Some((row, moves)) = self.store.read(move |c| db::load_game(c, &key)).await.map_err(|e| anyhow::anyhow!(e))?
+            let Some((row, moves)) =
+                self.store.read(move |c| db::load_game(c, &key)).await.map_err(|e| anyhow::anyhow!(e))?
             else {
                 continue;
             };

@@ -144,12 +144,16 @@ fn apply(tx: &rusqlite::Transaction, w: &Write) -> rusqlite::Result<()> {
             ])?;
         }
         Write::Move(m) => {
-            tx.prepare_cached("INSERT INTO moves (game_id, ply, text, at_ms, clocks, score) VALUES (?1, ?2, ?3, ?4, ?5, ?6)")?
-                .execute(params![m.game_id, m.ply, m.text, m.at_ms as i64, m.clocks, m.score])?;
+            tx.prepare_cached(
+                "INSERT INTO moves (game_id, ply, text, at_ms, clocks, score) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            )?
+            .execute(params![m.game_id, m.ply, m.text, m.at_ms as i64, m.clocks, m.score])?;
         }
         Write::Heartbeat(ms) => {
-            tx.prepare_cached("INSERT INTO meta (key, value) VALUES ('alive_ms', ?1) ON CONFLICT(key) DO UPDATE SET value = ?1")?
-                .execute(params![*ms as i64])?;
+            tx.prepare_cached(
+                "INSERT INTO meta (key, value) VALUES ('alive_ms', ?1) ON CONFLICT(key) DO UPDATE SET value = ?1",
+            )?
+            .execute(params![*ms as i64])?;
         }
     }
     Ok(())
@@ -249,7 +253,8 @@ pub fn load_game(conn: &Connection, id: &str) -> rusqlite::Result<Option<(GameRo
 }
 
 pub fn load_moves(conn: &Connection, id: &str) -> rusqlite::Result<Vec<MoveRow>> {
-    let mut st = conn.prepare_cached("SELECT ply, text, at_ms, clocks, score FROM moves WHERE game_id = ?1 ORDER BY ply")?;
+    let mut st =
+        conn.prepare_cached("SELECT ply, text, at_ms, clocks, score FROM moves WHERE game_id = ?1 ORDER BY ply")?;
     let rows = st.query_map([id], |r| {
         Ok(MoveRow {
             game_id: id.to_string(),
@@ -276,7 +281,12 @@ pub fn last_alive(conn: &Connection) -> rusqlite::Result<Option<u64>> {
 }
 
 /// Summaries, newest activity first.
-pub fn list_games(conn: &Connection, status: Option<&str>, game: Option<&str>, limit: u32) -> rusqlite::Result<Vec<GameRow>> {
+pub fn list_games(
+    conn: &Connection,
+    status: Option<&str>,
+    game: Option<&str>,
+    limit: u32,
+) -> rusqlite::Result<Vec<GameRow>> {
     let mut st = conn.prepare_cached(
         "SELECT * FROM games WHERE (?1 IS NULL OR status = ?1) AND (?2 IS NULL OR game = ?2)
          ORDER BY updated_at_ms DESC LIMIT ?3",

@@ -278,7 +278,10 @@ impl Live {
         if player != on_move {
             let names = self.players();
             return Err((
-                ApiError::conflict("not_your_turn", format!("it is {}'s turn, not {}'s", names[on_move.index()], names[player.index()])),
+                ApiError::conflict(
+                    "not_your_turn",
+                    format!("it is {}'s turn, not {}'s", names[on_move.index()], names[player.index()]),
+                ),
                 None,
             ));
         }
@@ -344,7 +347,8 @@ impl Live {
     /// Rebuild a game from its rows, replaying every move through the rules.
     pub fn from_rows(game: &'static dyn DynGame, row: &GameRow, moves: &[MoveRow]) -> Result<Live, String> {
         let options: Vec<(String, String)> = serde_json::from_str(&row.options).map_err(|e| format!("options: {e}"))?;
-        let time_control: TimeControl = serde_json::from_str(&row.time_control).map_err(|e| format!("time control: {e}"))?;
+        let time_control: TimeControl =
+            serde_json::from_str(&row.time_control).map_err(|e| format!("time control: {e}"))?;
         let seats: [Seat; 2] = serde_json::from_str(&row.seats).map_err(|e| format!("seats: {e}"))?;
         let clock: Clock = serde_json::from_str(&row.clock).map_err(|e| format!("clock: {e}"))?;
         let players = game.players();

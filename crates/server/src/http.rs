@@ -59,7 +59,11 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
     async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
         let bytes = Bytes::from_request(req, state).await.map_err(|e| {
             if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
-                ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, "too_large", format!("the body is over {MAX_BODY_BYTES} bytes"))
+                ApiError::new(
+                    StatusCode::PAYLOAD_TOO_LARGE,
+                    "too_large",
+                    format!("the body is over {MAX_BODY_BYTES} bytes"),
+                )
             } else {
                 ApiError::bad_request("bad_json", e.body_text())
             }
@@ -122,15 +126,18 @@ async fn list_games(State(app): State<AppState>, RawQuery(raw): RawQuery) -> Res
             "status" => match v.as_str() {
                 "live" | "waiting" | "finished" => status = Some(v),
                 "all" | "" => status = None,
-                _ => return Err(ApiError::bad_request("bad_request", format!("status '{v}' is not live, waiting, finished or all"))),
+                _ => {
+                    return Err(ApiError::bad_request(
+                        "bad_request",
+                        format!("status '{v}' is not live, waiting, finished or all"),
+                    ))
+                }
             },
             "game" => game = Some(app.registry.get(&v)?.id().to_string()),
             "limit" => {
-                limit = v
-                    .parse::<u32>()
-                    .ok()
-                    .filter(|n| (1..=500).contains(n))
-                    .ok_or_else(|| ApiError::bad_request("bad_request", format!("limit '{v}' is not a number from 1 to 500")))?
+                limit = v.parse::<u32>().ok().filter(|n| (1..=500).contains(n)).ok_or_else(|| {
+                    ApiError::bad_request("bad_request", format!("limit '{v}' is not a number from 1 to 500"))
+                })?
             }
             _ => return Err(ApiError::bad_request("bad_request", format!("unknown query parameter '{k}'"))),
         }
@@ -140,8 +147,7 @@ async fn list_games(State(app): State<AppState>, RawQuery(raw): RawQuery) -> Res
         .read(move |c| crate::db::list_games(c, status.as_deref(), game.as_deref(), limit))
         .await
         .map_err(ApiError::internal)?;
-    let games: Vec<Value> =
-        rows.iter().map(|r| crate::game::summary_json(app.registry.get(&r.game).ok(), r)).collect();
+    let games: Vec<Value> = rows.iter().map(|r| crate::game::summary_json(app.registry.get(&r.game).ok(), r)).collect();
     Ok(Json(json!({ "v": 1, "games": games })))
 }
 
@@ -200,7 +206,10 @@ pub fn parse_time_control(v: &Value) -> Result<TimeControl, ApiError> {
     Ok(tc)
 }
 
-async fn create_game(State(app): State<AppState>, JsonBody(req): JsonBody<CreateRequest>) -> Result<Response, ApiError> {
+async fn create_game(
+    State(app): State<AppState>,
+    JsonBody(req): JsonBody<CreateRequest>,
+) -> Result<Response, ApiError> {
     let game = app.registry.get(&req.game)?;
     let mut options = Vec::new();
     for (k, v) in req.options.unwrap_or_default() {
@@ -208,7 +217,12 @@ async fn create_game(State(app): State<AppState>, JsonBody(req): JsonBody<Create
             Value::String(s) => s,
             Value::Number(n) => n.to_string(),
             Value::Bool(b) => if b { "on" } else { "off" }.to_string(),
-            other => return Err(ApiError::bad_request("bad_option", format!("option {k}: {other} is not a string, number or boolean"))),
+            other => {
+                return Err(ApiError::bad_request(
+                    "bad_option",
+                    format!("option {k}: {other} is not a string, number or boolean"),
+                ))
+            }
         };
         options.push((k, text));
     }
@@ -219,7 +233,12 @@ async fn create_game(State(app): State<AppState>, JsonBody(req): JsonBody<Create
             CreateSeat { kind: "ai".into(), name: None, level: Some(game.default_level().to_string()) },
         ],
         Some(s) if s.len() == 2 => s,
-        Some(s) => return Err(ApiError::bad_request("bad_request", format!("seats needs exactly two entries, not {}", s.len()))),
+        Some(s) => {
+            return Err(ApiError::bad_request(
+                "bad_request",
+                format!("seats needs exactly two entries, not {}", s.len()),
+            ))
+        }
     };
     let mut seats = Vec::new();
     for (i, s) in seat_reqs.into_iter().enumerate() {
@@ -229,7 +248,10 @@ async fn create_game(State(app): State<AppState>, JsonBody(req): JsonBody<Create
             "open" => (SeatKind::Open, false),
             "ai" => (SeatKind::Ai, false),
             other => {
-                return Err(ApiError::bad_request("bad_request", format!("seat {}: kind '{other}' is not me, open or ai", i + 1)))
+                return Err(ApiError::bad_request(
+                    "bad_request",
+                    format!("seat {}: kind '{other}' is not me, open or ai", i + 1),
+                ))
             }
         };
         seats.push(SeatRequest { kind, mine, name, level: s.level });
@@ -242,7 +264,8 @@ async fn create_game(State(app): State<AppState>, JsonBody(req): JsonBody<Create
         .into_iter()
         .map(|(p, code)| json!({ "player": p, "code": code, "url": format!("/game/{}?invite={code}", created.id) }))
         .collect();
-    Ok((StatusCode::CREATED, Json(json!({ "v": 1, "game": created.game, "tokens": tokens, "invites": invites }))).into_response())
+    Ok((StatusCode::CREATED, Json(json!({ "v": 1, "game": created.game, "tokens": tokens, "invites": invites })))
+        .into_response())
 }
 
 async fn fetch_game(State(app): State<AppState>, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
@@ -308,12 +331,19 @@ struct MoveRequest {
     ply: Option<u32>,
 }
 
-/// Play a move with a seat token (HTTP and WebSocket).
-pub async fn do_move(app: &AppState, h: &Arc<GameHandle>, token: &str, text: &str, ply: Option<u32>) -> Result<Value, ApiError> {
+/// Play a move with a seat token (HTTP and WebSocket); returns the plies
+/// played after it.
+pub async fn do_move(
+    app: &AppState,
+    h: &Arc<GameHandle>,
+    token: &str,
+    text: &str,
+    ply: Option<u32>,
+) -> Result<u32, ApiError> {
     let mut g = h.inner.lock().await;
     let player = g.seat_of(token)?;
     app.play_move(h, &mut g, player, text, ply).await?;
-    Ok(g.to_json(now_ms()))
+    Ok(g.moves.len() as u32)
 }
 
 async fn play_move(
@@ -322,7 +352,10 @@ async fn play_move(
     JsonBody(req): JsonBody<MoveRequest>,
 ) -> Result<Json<Value>, ApiError> {
     let h = app.get(&id).await?;
-    Ok(game_answer(do_move(&app, &h, &req.token, &req.text, req.ply).await?))
+    do_move(&app, &h, &req.token, &req.text, req.ply).await?;
+    // The state this move produced, as pushed to the watchers.
+    let pushed: Value = serde_json::from_str(&h.latest()).map_err(|e| ApiError::internal(e.to_string()))?;
+    Ok(game_answer(pushed["game"].clone()))
 }
 
 #[derive(Deserialize)]
@@ -388,7 +421,10 @@ pub async fn do_draw(app: &AppState, h: &Arc<GameHandle>, token: &str, action: &
         }
         "decline" => g.draw_offer = None,
         other => {
-            return Err(ApiError::bad_request("bad_request", format!("draw action '{other}' is not offer, accept or decline")))
+            return Err(ApiError::bad_request(
+                "bad_request",
+                format!("draw action '{other}' is not offer, accept or decline"),
+            ))
         }
     }
     g.updated_at_ms = now;
@@ -505,7 +541,10 @@ mod tests {
             TimeControl::ShotClock { per_move_ms: 45_000 }
         );
         assert_eq!(parse_time_control(&json!({"kind": "hourglass"})).unwrap_err().code, "bad_time_control");
-        assert_eq!(parse_time_control(&json!({"kind": "fischer", "base_ms": 0, "increment_ms": 0})).unwrap_err().code, "bad_time_control");
+        assert_eq!(
+            parse_time_control(&json!({"kind": "fischer", "base_ms": 0, "increment_ms": 0})).unwrap_err().code,
+            "bad_time_control"
+        );
         assert_eq!(parse_time_control(&json!(5)).unwrap_err().code, "bad_time_control");
     }
 }

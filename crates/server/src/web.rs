@@ -13,7 +13,10 @@ struct Assets;
 fn asset(path: &str) -> Option<Response> {
     let file = Assets::get(path)?;
     let mime = file.metadata.mimetype().to_string();
-    Some(([(header::CONTENT_TYPE, mime), (header::CACHE_CONTROL, "no-cache".to_string())], file.data.into_owned()).into_response())
+    Some(
+        ([(header::CONTENT_TYPE, mime), (header::CACHE_CONTROL, "no-cache".to_string())], file.data.into_owned())
+            .into_response(),
+    )
 }
 
 pub async fn fallback(method: Method, uri: Uri) -> Response {
@@ -22,7 +25,8 @@ pub async fn fallback(method: Method, uri: Uri) -> Response {
         return ApiError::not_found(format!("no API path {path} (see /api/openapi.json)")).into_response();
     }
     if method != Method::GET && method != Method::HEAD {
-        return ApiError::new(StatusCode::METHOD_NOT_ALLOWED, "method_not_allowed", "pages are read with GET").into_response();
+        return ApiError::new(StatusCode::METHOD_NOT_ALLOWED, "method_not_allowed", "pages are read with GET")
+            .into_response();
     }
     let rel = path.trim_start_matches('/');
     if !rel.is_empty() && !rel.split('/').any(|s| s == "..") {

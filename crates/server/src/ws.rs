@@ -32,11 +32,17 @@ pub async fn upgrade(
     let ws = match ws {
         Ok(ws) => ws,
         Err(e) => {
-            return ApiError::new(StatusCode::BAD_REQUEST, "bad_request", format!("not a WebSocket request: {}", e.body_text()))
-                .into_response()
+            return ApiError::new(
+                StatusCode::BAD_REQUEST,
+                "bad_request",
+                format!("not a WebSocket request: {}", e.body_text()),
+            )
+            .into_response()
         }
     };
-    ws.max_message_size(MAX_MESSAGE_BYTES)
+    // A small read buffer: the default 128 KiB is zeroed on every read.
+    ws.read_buffer_size(8 * 1024)
+        .max_message_size(MAX_MESSAGE_BYTES)
         .max_frame_size(MAX_MESSAGE_BYTES)
         .on_upgrade(move |socket| session(app, h, socket))
 }
@@ -149,7 +155,10 @@ async fn answer(
     match msg.get("v") {
         Some(v) if v == 1 => {}
         other => {
-            return Err(ApiError::bad_request("bad_request", format!("unsupported message version {other:?}; this server speaks v 1")))
+            return Err(ApiError::bad_request(
+                "bad_request",
+                format!("unsupported message version {other:?}; this server speaks v 1"),
+            ))
         }
     }
     let ply_of = |g: &Value| g["state"]["plies"].as_u64();
@@ -167,8 +176,8 @@ async fn answer(
                         .ok_or_else(|| ApiError::bad_request("bad_json", "ply must be a whole number"))?,
                 ),
             };
-            let game = do_move(app, h, field(msg, "token")?, field(msg, "move")?, ply).await?;
-            Ok(("ack", ply_of(&game)))
+            let plies = do_move(app, h, field(msg, "token")?, field(msg, "move")?, ply).await?;
+            Ok(("ack", Some(plies as u64)))
         }
         "resign" => {
             let game = do_resign(app, h, field(msg, "token")?).await?;

@@ -82,7 +82,8 @@ async fn every_game_against_the_ai_to_its_end() {
         let export = get(base, &format!("/api/games/{gid}/export")).await;
         assert_eq!(export.status, 200, "{id}: {}", export.body);
         // The record reads back, through the game's own importer, to the same game.
-        let replayed = tabula_games::REGISTRY.get(id).unwrap().replay(&export.body).unwrap_or_else(|e| panic!("{id}: {e}"));
+        let replayed =
+            tabula_games::REGISTRY.get(id).unwrap().replay(&export.body).unwrap_or_else(|e| panic!("{id}: {e}"));
         assert_eq!(replayed[0].moves as u64, plies, "{id}: {}", export.body);
         let listed = get(base, "/api/games?status=finished").await.json();
         assert!(listed["games"].as_array().unwrap().iter().any(|s| s["id"] == gid.as_str()), "{id}");
@@ -226,7 +227,8 @@ async fn racing_moves_exactly_one_wins() {
     let base = server.base.clone();
     let (id, x, _o, _) = two_humans(&base, "coldwar").await;
     let legal: Vec<String> =
-        serde_json::from_value(get(&base, &format!("/api/games/{id}")).await.json()["state"]["legal_moves"].clone()).unwrap();
+        serde_json::from_value(get(&base, &format!("/api/games/{id}")).await.json()["state"]["legal_moves"].clone())
+            .unwrap();
     // With the ply named: over HTTP and WebSocket together.
     let mut tasks = Vec::new();
     for (i, mv) in legal.iter().enumerate() {
@@ -313,9 +315,18 @@ async fn bad_input_gets_clear_json_errors() {
         (http(base, "POST", "/api/games", Some("[1, 2]")).await, 400, "bad_json"),
         (post(base, "/api/games", json!({"game": "chess"})).await, 400, "unknown_game"),
         (post(base, "/api/games", json!({"game": "coldwar", "options": {"size": "9"}})).await, 400, "bad_option"),
-        (post(base, "/api/games", json!({"game": "coldwar", "time_control": "hourglass:5"})).await, 400, "bad_time_control"),
         (
-            post(base, "/api/games", json!({"game": "coldwar", "seats": [{"kind": "me"}, {"kind": "ai", "level": "godlike"}]})).await,
+            post(base, "/api/games", json!({"game": "coldwar", "time_control": "hourglass:5"})).await,
+            400,
+            "bad_time_control",
+        ),
+        (
+            post(
+                base,
+                "/api/games",
+                json!({"game": "coldwar", "seats": [{"kind": "me"}, {"kind": "ai", "level": "godlike"}]}),
+            )
+            .await,
             400,
             "unknown_level",
         ),
@@ -326,7 +337,11 @@ async fn bad_input_gets_clear_json_errors() {
         (http(base, "DELETE", "/api/games", None).await, 405, "method_not_allowed"),
         (get(base, "/api/games?status=sleeping").await, 400, "bad_request"),
         (get(base, "/api/games/nosuchgame/ws").await, 404, "not_found"),
-        (http(base, "POST", "/api/games", Some(&format!("{{\"game\": \"{}\"}}", "x".repeat(100_000)))).await, 413, "too_large"),
+        (
+            http(base, "POST", "/api/games", Some(&format!("{{\"game\": \"{}\"}}", "x".repeat(100_000)))).await,
+            413,
+            "too_large",
+        ),
     ];
     for (i, (reply, status, code)) in cases.iter().enumerate() {
         assert_eq!(reply.status, *status, "case {i}: {}", reply.body);
@@ -429,7 +444,12 @@ async fn openapi_documents_every_route() {
             let real = path.replace("{id}", id);
             let r = http(base, &method.to_uppercase(), &real, Some("{}")).await;
             let fallback = r.status == 404 && r.body.contains("no API path");
-            assert!(!fallback && r.status != 405, "{method} {path} is documented but not served: {} {}", r.status, r.body);
+            assert!(
+                !fallback && r.status != 405,
+                "{method} {path} is documented but not served: {} {}",
+                r.status,
+                r.body
+            );
         }
     }
     // Every schema reference resolves.
@@ -438,5 +458,22 @@ async fn openapi_documents_every_route() {
         let name = part.split('"').next().unwrap();
         assert!(doc["components"]["schemas"].get(name).is_some(), "missing schema {name}");
     }
+    server.running.shutdown().await.unwrap();
+}
+
+/// The embedded front end: `/` and unknown page paths give index.html.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn serves_the_embedded_front_end() {
+    let server = start("web").await;
+    let base = &server.base;
+    let root = get(base, "/").await;
+    assert_eq!(root.status, 200);
+    assert!(root.headers.to_ascii_lowercase().contains("content-type: text/html"), "{}", root.headers);
+    let spa = get(base, "/game/abc?invite=xyz").await;
+    assert_eq!((spa.status, &spa.body), (200, &root.body), "unknown page paths fall back to index.html");
+    let missing = get(base, "/js/no-such-file.js").await;
+    assert_eq!(missing.status, 404);
+    let escape = get(base, "/../Cargo.toml").await;
+    assert!(!escape.body.contains("[workspace]"));
     server.running.shutdown().await.unwrap();
 }

@@ -1,0 +1,316 @@
+//! Load benchmark (not a test): N concurrent games, each driven by two bot
+//! clients over WebSocket (one per seat) that answer every position with a
+//! random legal move at once. Reports moves per second, the p50/p99 latency
+//! from sending a move to its acknowledgement (which comes after the move is
+//! committed to SQLite), and memory per game.
+//!
+//!   cargo run --release -p tabula-server --example load -- --games 1000 --seconds 30
+//!
+//! Options: --games N (default 100), --seconds S (default 20), --game ID
+//! (default coldwar), --option KEY=VALUE (repeatable), --db PATH (default: a
+//! fresh file in the temp dir). The server runs in this process on a
+//! loopback port; each game finished is replaced by a new one. Needs about
+//! 4 file descriptors per game (`ulimit -n`).
+
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{json, Value};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
+use tokio_tungstenite::tungstenite::Message;
+
+type Socket = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<TcpStream>>;
+
+struct Config {
+    games: usize,
+    seconds: u64,
+    game: String,
+    options: Value,
+    db: Option<std::path::PathBuf>,
+}
+
+fn parse_args() -> Result<Config, String> {
+    let mut c = Config { games: 100, seconds: 20, game: "coldwar".into(), options: json!({}), db: None };
+    let mut args = std::env::args().skip(1);
+    while let Some(a) = args.next() {
+        let mut value = || args.next().ok_or(format!("{a} needs a value"));
+        match a.as_str() {
+            "--games" => c.games = value()?.parse().map_err(|e| format!("--games: {e}"))?,
+            "--seconds" => c.seconds = value()?.parse().map_err(|e| format!("--seconds: {e}"))?,
+            "--game" => c.game = value()?,
+            "--db" => c.db = Some(value()?.into()),
+            "--option" => {
+                let v = value()?;
+                let (k, val) = v.split_once('=').ok_or("--option takes KEY=VALUE")?;
+                c.options[k] = json!(val);
+            }
+            "--bench" => {} // passed by `cargo bench`
+            other => return Err(format!("unknown argument {other}")),
+        }
+    }
+    Ok(c)
+}
+
+#[derive(Default)]
+struct Stats {
+    latencies_us: Vec<u64>,
+    games_finished: u64,
+    errors: u64,
+}
+
+async fn http(base: &str, method: &str, path: &str, body: &Value) -> Result<Value, String> {
+    let mut s = TcpStream::connect(base).await.map_err(|e| e.to_string())?;
+    let body = body.to_string();
+    let req = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {base}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    s.write_all(req.as_bytes()).await.map_err(|e| e.to_string())?;
+    let mut raw = Vec::new();
+    s.read_to_end(&mut raw).await.map_err(|e| e.to_string())?;
+    let text = String::from_utf8_lossy(&raw);
+    let (_, body) = text.split_once("\r\n\r\n").ok_or("no HTTP body")?;
+    serde_json::from_str(body).map_err(|e| e.to_string())
+}
+
+async fn next_json(ws: &mut Socket) -> Result<Value, String> {
+    loop {
+        match tokio::time::timeout(Duration::from_secs(30), ws.next()).await {
+            Err(_) => return Err("no message in 30 s".into()),
+            Ok(None) => return Err("socket closed".into()),
+            Ok(Some(Err(e))) => return Err(e.to_string()),
+            Ok(Some(Ok(Message::Text(t)))) => return serde_json::from_str(&t).map_err(|e| e.to_string()),
+            Ok(Some(Ok(_))) => {}
+        }
+    }
+}
+
+/// Read until the state after `plies` plies (or a finished game) arrives.
+async fn state_after(ws: &mut Socket, plies: u64) -> Result<Value, String> {
+    loop {
+        let m = next_json(ws).await?;
+        if m["type"] == "state" && (m["game"]["state"]["plies"] == plies || !m["game"]["result"].is_null()) {
+            return Ok(m["game"].clone());
+        }
+        if m["type"] == "error" {
+            return Err(m["error"].to_string());
+        }
+    }
+}
+
+async fn play_one_game(
+    base: &str,
+    cfg: &Config,
+    seed: &mut u64,
+    stats: &Mutex<Stats>,
+    until: Instant,
+) -> Result<(), String> {
+    let created = http(
+        base,
+        "POST",
+        "/api/games",
+        &json!({"game": cfg.game, "options": cfg.options, "seats": [{"kind": "me"}, {"kind": "me"}]}),
+    )
+    .await?;
+    let game = &created["game"];
+    let id = game["id"].as_str().ok_or_else(|| format!("create failed: {created}"))?.to_string();
+    let players = [game["players"][0].as_str().unwrap_or(""), game["players"][1].as_str().unwrap_or("")];
+    let tokens = [
+        created["tokens"][players[0]].as_str().unwrap_or("").to_string(),
+        created["tokens"][players[1]].as_str().unwrap_or("").to_string(),
+    ];
+    let url = format!("ws://{base}/api/games/{id}/ws");
+    let mut sockets = Vec::new();
+    for _ in 0..2 {
+        let config = tokio_tungstenite::tungstenite::protocol::WebSocketConfig::default().read_buffer_size(8 * 1024);
+        let (mut ws, _) =
+            tokio_tungstenite::connect_async_with_config(&url, Some(config), true).await.map_err(|e| e.to_string())?;
+        state_after(&mut ws, 0).await?;
+        sockets.push(ws);
+    }
+    let mut state = game.clone();
+    let mut plies = 0u64;
+    while state["result"].is_null() && Instant::now() < until {
+        let side = if state["state"]["to_move"] == players[0] { 0 } else { 1 };
+        let legal = state["state"]["legal_moves"].as_array().ok_or("no legal moves")?;
+        *seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        let mv = legal[(*seed >> 33) as usize % legal.len()].clone();
+        let ws = &mut sockets[side];
+        let sent = Instant::now();
+        let msg = json!({"v": 1, "type": "move", "token": tokens[side], "move": mv, "ply": plies});
+        ws.send(Message::Text(msg.to_string().into())).await.map_err(|e| e.to_string())?;
+        // Wait for the acknowledgement, keeping the newest state seen on the way.
+        let mut newest = None;
+        loop {
+            let m = next_json(ws).await?;
+            match m["type"].as_str() {
+                Some("ack") => break,
+                Some("state") => newest = Some(m["game"].clone()),
+                _ => return Err(format!("move refused: {m}")),
+            }
+        }
+        let latency = sent.elapsed().as_micros() as u64;
+        stats.lock().unwrap().latencies_us.push(latency);
+        plies += 1;
+        let after = match newest.filter(|g| g["state"]["plies"] == plies) {
+            Some(g) => g,
+            None => state_after(ws, plies).await?,
+        };
+        state_after(&mut sockets[1 - side], plies).await?;
+        state = after;
+    }
+    if !state["result"].is_null() {
+        stats.lock().unwrap().games_finished += 1;
+    }
+    for mut ws in sockets {
+        let _ = ws.close(None).await;
+    }
+    Ok(())
+}
+
+fn rss_kib() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines().find(|l| l.starts_with("VmRSS:")).and_then(|l| l.split_whitespace().nth(1)?.parse().ok())
+        })
+        .unwrap_or(0)
+}
+
+/// CPU seconds used by this process so far (user + system).
+fn cpu_seconds() -> f64 {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    // Fields after the command name (which is in parentheses): utime is 14th, stime 15th overall.
+    let rest = stat.rsplit_once(')').map(|(_, r)| r).unwrap_or("");
+    let f: Vec<u64> = rest.split_whitespace().map(|x| x.parse().unwrap_or(0)).collect();
+    // Clock ticks are 100 per second on Linux.
+    f.get(11).zip(f.get(12)).map_or(0.0, |(u, s)| (u + s) as f64 / 100.0)
+}
+
+fn percentile(sorted: &[u64], p: f64) -> f64 {
+    if sorted.is_empty() {
+        return 0.0;
+    }
+    sorted[((sorted.len() - 1) as f64 * p).round() as usize] as f64 / 1000.0
+}
+
+fn main() {
+    let cfg = match parse_args() {
+        Ok(c) => Arc::new(c),
+        Err(e) => {
+            eprintln!("error: {e}");
+            std::process::exit(2);
+        }
+    };
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("tokio runtime");
+    runtime.block_on(async move {
+        let db = cfg.db.clone().unwrap_or_else(|| {
+            let p = std::env::temp_dir().join(format!("tabula-load-{}.sqlite3", std::process::id()));
+            let _ = std::fs::remove_file(&p);
+            p
+        });
+        let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
+        let server = tabula_server::start(listener, &db).await.expect("start the server");
+        let base = server.addr.to_string();
+        let rss_start = rss_kib();
+
+        // Memory held per idle game: create N games, then measure.
+        let mut idle = Vec::new();
+        for chunk in 0..cfg.games.div_ceil(100) {
+            let mut batch = Vec::new();
+            for _ in 0..100.min(cfg.games - chunk * 100) {
+                let (base, cfg) = (base.clone(), cfg.clone());
+                batch.push(tokio::spawn(async move {
+                    http(&base, "POST", "/api/games", &json!({"game": cfg.game, "options": cfg.options, "seats": [{"kind": "me"}, {"kind": "me"}]})).await
+                }));
+            }
+            for b in batch {
+                idle.push(b.await.unwrap().expect("create"));
+            }
+        }
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        let rss_idle = rss_kib();
+        println!(
+            "{} idle games: RSS {} -> {} KiB, {:.1} KiB per game held by the server",
+            cfg.games,
+            rss_start,
+            rss_idle,
+            (rss_idle.saturating_sub(rss_start)) as f64 / cfg.games as f64
+        );
+
+        let stats = Arc::new(Mutex::new(Stats::default()));
+        let began = Instant::now();
+        let cpu_began = cpu_seconds();
+        let until = began + Duration::from_secs(cfg.seconds);
+        let peak = Arc::new(Mutex::new(0u64));
+        {
+            let peak = peak.clone();
+            tokio::spawn(async move {
+                loop {
+                    let r = rss_kib();
+                    {
+                        let mut p = peak.lock().unwrap();
+                        *p = (*p).max(r);
+                    }
+                    tokio::time::sleep(Duration::from_millis(250)).await;
+                }
+            });
+        }
+        let mut drivers = Vec::new();
+        for i in 0..cfg.games {
+            let (base, cfg, stats) = (base.clone(), cfg.clone(), stats.clone());
+            drivers.push(tokio::spawn(async move {
+                let mut seed = i as u64 * 7919 + 1;
+                while Instant::now() < until {
+                    if let Err(e) = play_one_game(&base, &cfg, &mut seed, &stats, until).await {
+                        eprintln!("bot {i}: {e}");
+                        stats.lock().unwrap().errors += 1;
+                        tokio::time::sleep(Duration::from_millis(200)).await;
+                    }
+                }
+            }));
+        }
+        for d in drivers {
+            let _ = d.await;
+        }
+        let elapsed = began.elapsed().as_secs_f64();
+        let cpu = cpu_seconds() - cpu_began;
+        let mut s = std::mem::take(&mut *stats.lock().unwrap());
+        s.latencies_us.sort_unstable();
+        let moves = s.latencies_us.len();
+        println!(
+            "{} concurrent {} games, 2 WebSocket bots each, {:.1} s: {} moves, {:.0} moves/s, latency p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms; {} games finished, {} errors",
+            cfg.games,
+            cfg.game,
+            elapsed,
+            moves,
+            moves as f64 / elapsed,
+            percentile(&s.latencies_us, 0.50),
+            percentile(&s.latencies_us, 0.99),
+            percentile(&s.latencies_us, 1.0),
+            s.games_finished,
+            s.errors
+        );
+        println!(
+            "CPU {:.1} s over {:.1} s ({:.0}% of a core), {:.3} ms of CPU per move (server and bots together)",
+            cpu,
+            elapsed,
+            100.0 * cpu / elapsed,
+            1000.0 * cpu / moves.max(1) as f64
+        );
+        let peak = *peak.lock().unwrap();
+        println!(
+            "peak RSS {} KiB: {:.1} KiB per concurrent game (server and both bots' sockets, {} games in memory)",
+            peak,
+            peak.saturating_sub(rss_start) as f64 / cfg.games as f64,
+            server.app.loaded_games()
+        );
+        server.shutdown().await.expect("shutdown");
+        if cfg.db.is_none() {
+            let _ = std::fs::remove_file(&db);
+            let _ = std::fs::remove_file(db.with_extension("sqlite3-wal"));
+            let _ = std::fs::remove_file(db.with_extension("sqlite3-shm"));
+        }
+    });
+}
