@@ -467,3 +467,32 @@ fn engine_matches_the_literal_rules_on_medium_boards() {
     }
     assert!(captures > 100, "the comparison saw too few captures ({captures})");
 }
+
+#[test]
+fn view_has_dots_territories_walls_and_score() {
+    use tabula_core::GameMeta;
+    let mut d = board(10, 10);
+    put(&mut d, R, &["5-5"]);
+    put(&mut d, B, &["5-6", "6-5", "5-4"]);
+    play(&mut d, &["4-5"]);
+    let v = d.view();
+    assert_eq!(v["score"]["blue"], 1);
+    assert_eq!(v["last_move"], "4-5");
+    let dots = v["dots"].as_array().unwrap();
+    assert_eq!(dots.len(), 5);
+    assert!(dots.iter().any(|x| x["x"] == 5 && x["y"] == 5 && x["color"] == "red" && x["captured"] == true));
+    let t = &v["territories"][0];
+    assert_eq!(t["owner"], "blue");
+    assert_eq!(t["points"], serde_json::json!([[5, 5]]));
+    let mut wall: Vec<(u64, u64)> =
+        t["wall"].as_array().unwrap().iter().map(|p| (p[0].as_u64().unwrap(), p[1].as_u64().unwrap())).collect();
+    wall.sort();
+    assert_eq!(wall, vec![(4, 5), (5, 4), (5, 6), (6, 5)]);
+    let text = d.render_text(false);
+    assert!(text.contains(">X"), "last move marked:\n{text}");
+    assert!(text.contains("score: blue 1 red 0"));
+    // An empty base is listed for drawing.
+    put(&mut d, R, &["8-9", "9-8", "8-7", "7-8"]);
+    let v = d.view();
+    assert_eq!(v["bases"]["red"], serde_json::json!([[8, 8]]));
+}
