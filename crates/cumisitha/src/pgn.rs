@@ -179,8 +179,7 @@ pub fn import(text: &str) -> Result<Vec<Replayed<Cumisitha>>, String> {
         let mut ended_at = state.status().is_over().then_some(0u32);
         let mut applied = 0u32;
         for (line, text) in &g.moves {
-            let mv =
-                state.parse_move(text).map_err(|e| format!("{}, ply {}: {e}", at(*line), applied + 1))?;
+            let mv = state.parse_move(text).map_err(|e| format!("{}, ply {}: {e}", at(*line), applied + 1))?;
             state
                 .play_chess(mv)
                 .map_err(|e| format!("{}, ply {}: illegal move '{text}': {e}", at(*line), applied + 1))?;

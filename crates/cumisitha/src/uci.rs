@@ -33,6 +33,9 @@ fn error<W: Write>(out: &Out<W>, msg: &str) {
 /// A search running on its own thread; gives the engine back when joined.
 struct Running {
     stop: Arc<AtomicBool>,
+    /// Set just before `bestmove` is written: from then on the GUI may send
+    /// the next command, so it must not be refused as out of order.
+    answered: Arc<AtomicBool>,
     infinite: bool,
     handle: JoinHandle<Engine>,
 }
@@ -73,7 +76,7 @@ where
     };
     for line in rx.iter() {
         // Reap a search that ended by itself.
-        if running.as_ref().is_some_and(|r| r.handle.is_finished()) {
+        if running.as_ref().is_some_and(|r| r.answered.load(Ordering::SeqCst) || r.handle.is_finished()) {
             finish(&mut running, &mut engine, false);
         }
         let line = line.trim();
@@ -136,6 +139,8 @@ where
                 let mut eng = engine.take().unwrap_or_else(|| Engine::new(DEFAULT_HASH_MB));
                 let b = board.clone();
                 let o = out.clone();
+                let answered = Arc::new(AtomicBool::new(false));
+                let answered_in_thread = answered.clone();
                 let s = stop.clone();
                 let handle = std::thread::spawn(move || {
                     let mut report = |info: &Info| say(&o, &info_line(&b, info));
@@ -149,13 +154,14 @@ where
                         chess_moves(&b, &mut v);
                         v.first().copied()
                     });
+                    answered_in_thread.store(true, Ordering::SeqCst);
                     match best {
                         Some(m) => say(&o, &format!("bestmove {}", format_uci(&b, m))),
                         None => say(&o, "bestmove 0000"),
                     }
                     eng
                 });
-                running = Some(Running { stop, handle, infinite });
+                running = Some(Running { stop, answered, handle, infinite });
             }
             "d" => {
                 let state = crate::game::Cumisitha::from_board(board.clone());
@@ -399,6 +405,57 @@ mod tests {
         for l in lines.iter().filter_map(|l| l.strip_prefix("bestmove ")) {
             assert!(b.is_legal(rules::parse_uci(&b, l).unwrap()), "{l}");
         }
+    }
+
+    /// A reader fed line by line from the test, like a GUI's pipe.
+    struct Pipe {
+        rx: mpsc::Receiver<String>,
+        buf: Vec<u8>,
+        pos: usize,
+    }
+    impl io::Read for Pipe {
+        fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+            if self.pos == self.buf.len() {
+                match self.rx.recv() {
+                    Ok(line) => {
+                        self.buf = line.into_bytes();
+                        self.pos = 0;
+                    }
+                    Err(_) => return Ok(0),
+                }
+            }
+            let n = out.len().min(self.buf.len() - self.pos);
+            out[..n].copy_from_slice(&self.buf[self.pos..self.pos + n]);
+            self.pos += n;
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn the_next_command_right_after_bestmove_is_accepted() {
+        let (tx, rx) = mpsc::channel();
+        let out = Shared::default();
+        let reader = io::BufReader::new(Pipe { rx, buf: Vec::new(), pos: 0 });
+        let writer = out.clone();
+        let engine = std::thread::spawn(move || run(reader, writer));
+        let bestmoves = || String::from_utf8(out.0.lock().unwrap().clone()).unwrap().matches("bestmove").count();
+        let mut moves = String::new();
+        for round in 0..20 {
+            tx.send(format!("position startpos moves{moves}\ngo depth 2\n")).unwrap();
+            let began = std::time::Instant::now();
+            while bestmoves() <= round {
+                assert!(began.elapsed() < Duration::from_secs(20), "no bestmove in round {round}");
+                std::thread::yield_now();
+            }
+            let text = String::from_utf8(out.0.lock().unwrap().clone()).unwrap();
+            let best = text.lines().rev().find_map(|l| l.strip_prefix("bestmove ")).unwrap().to_string();
+            moves.push(' ');
+            moves.push_str(&best);
+        }
+        tx.send("quit\n".into()).unwrap();
+        engine.join().unwrap().unwrap();
+        let text = String::from_utf8(out.0.lock().unwrap().clone()).unwrap();
+        assert!(!text.contains("error"), "{text}");
     }
 
     #[test]

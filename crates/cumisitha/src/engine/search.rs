@@ -8,9 +8,10 @@
 //! a draw unless the side to move is mated, and stalemate is a draw.
 
 use super::eval::{evaluate, has_non_pawn_material, SEE_VALUE};
+use super::see::see_ge;
 use super::tt::{unpack, Bound, Table};
 use crate::rules::COUNTER_LIMIT;
-use cozy_chess::{get_pawn_attacks, BitBoard, Board, Move, Piece, Rank, Square};
+use cozy_chess::{BitBoard, Board, Move, Piece, Rank, Square};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -330,13 +331,6 @@ impl Engine {
     fn score_moves(&mut self, board: &Board, ply: usize, tt_move: Option<Move>) {
         let us = board.side_to_move();
         let them_bb = board.colors(!us);
-        let their_pawn_attacks = {
-            let mut a = BitBoard::EMPTY;
-            for sq in board.colored_pieces(!us, Piece::Pawn) {
-                a |= get_pawn_attacks(sq, !us);
-            }
-            a
-        };
         let killers = self.killers[ply];
         let history = &self.history[us as usize];
         let list = &mut self.lists[ply];
@@ -347,10 +341,10 @@ impl Engine {
                 4_000_000
             } else if them_bb.has(mv.to) || (attacker == 0 && mv.from.file() != mv.to.file()) {
                 let victim = board.piece_on(mv.to).map_or(0, |p| p as usize);
-                let bad = SEE_VALUE[attacker] > SEE_VALUE[victim] && their_pawn_attacks.has(mv.to);
                 let mvv = victim as i32 * 16 - attacker as i32;
-                if bad {
-                    200_000 + mvv
+                // Losing captures go after the quiet moves.
+                if SEE_VALUE[attacker] > SEE_VALUE[victim] && !see_ge(board, mv, 0) {
+                    -200_000 + mvv
                 } else {
                     2_000_000 + mvv
                 }
@@ -452,6 +446,11 @@ impl Engine {
                 }
             }
         }
+        // No TT move to try first: a shallower search is cheaper here
+        // (internal iterative reduction).
+        if tt_move.is_none() && depth >= 4 {
+            depth -= 1;
+        }
         // Generate and order.
         let mut list = std::mem::take(&mut self.lists[ply]);
         list.clear();
@@ -492,6 +491,16 @@ impl Engine {
                 if !pv_node && !in_check && depth <= 4 && n_quiets >= 4 + depth as usize * depth as usize * 2 {
                     continue;
                 }
+            }
+            if !quiet
+                && !pv_node
+                && !in_check
+                && i > 0
+                && depth <= 4
+                && best_score > -MATE_BOUND
+                && !see_ge(board, mv, -90 * depth)
+            {
+                continue;
             }
             let new_depth = depth - 1;
             let score = if i == 0 {
@@ -628,13 +637,6 @@ impl Engine {
             self.lists[ply] = list;
             return -MATE + ply as i32;
         }
-        let their_pawn_attacks = {
-            let mut a = BitBoard::EMPTY;
-            for sq in board.colored_pieces(!us, Piece::Pawn) {
-                a |= get_pawn_attacks(sq, !us);
-            }
-            a
-        };
         let mut best = stand;
         for i in 0..list.len() {
             let mv = Self::pick(&mut list, i);
@@ -645,8 +647,7 @@ impl Engine {
                 if stand + victim_val + promo_gain + 200 <= alpha {
                     continue;
                 }
-                let attacker_val = board.piece_on(mv.from).map_or(0, |p| SEE_VALUE[p as usize]);
-                if attacker_val > victim_val + 50 && their_pawn_attacks.has(mv.to) && promo_gain == 0 {
+                if promo_gain == 0 && !see_ge(board, mv, 0) {
                     continue;
                 }
             }
