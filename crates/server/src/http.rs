@@ -88,7 +88,18 @@ async fn games_meta(State(app): State<AppState>) -> Json<Value> {
         .games()
         .iter()
         .map(|g| {
-            let clock_from_options = g.new_state(&[]).ok().and_then(|s| s.time_control()).is_some();
+            // Options whose values can fix the clock (Cordots' mode), found by trying each listed value.
+            let clock_options: Vec<&str> = g
+                .option_specs()
+                .iter()
+                .filter(|spec| {
+                    spec.values.split('|').any(|v| {
+                        let pair = [(spec.key.to_string(), v.trim().to_string())];
+                        g.new_state(&pair).ok().and_then(|s| s.time_control()).is_some()
+                    })
+                })
+                .map(|spec| spec.key)
+                .collect();
             json!({
                 "id": g.id(),
                 "name": g.name(),
@@ -98,7 +109,8 @@ async fn games_meta(State(app): State<AppState>) -> Json<Value> {
                 "levels": g.levels(),
                 "default_level": g.default_level(),
                 "record_format": g.record_format(),
-                "clock_from_options": clock_from_options,
+                "clock_from_options": !clock_options.is_empty(),
+                "clock_options": clock_options,
             })
         })
         .collect();

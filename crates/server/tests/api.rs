@@ -477,3 +477,44 @@ async fn serves_the_embedded_front_end() {
     assert!(!escape.body.contains("[workspace]"));
     server.running.shutdown().await.unwrap();
 }
+
+/// Cordots' options choose its clock (Blitz: a 45 s shot clock), whatever
+/// the request's time control says; the lobby learns which options do.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_options_can_fix_the_clock() {
+    let server = start("clock-options").await;
+    let base = &server.base;
+    let meta = get(base, "/api/games/meta").await.json();
+    let Some(cordots) = meta["games"].as_array().unwrap().iter().find(|g| g["id"] == "cordots").cloned() else {
+        server.running.shutdown().await.unwrap();
+        return; // Cordots is not registered in this build
+    };
+    assert_eq!(cordots["clock_from_options"], true);
+    assert_eq!(cordots["clock_options"], json!(["mode"]));
+    let created = create(
+        base,
+        json!({"game": "cordots", "options": {"mode": "blitz"}, "time_control": "fischer:60+0",
+               "seats": [{"kind": "me"}, {"kind": "ai", "level": "random"}]}),
+    )
+    .await;
+    let game = &created["game"];
+    assert_eq!(game["time_control"], json!({"kind": "shot_clock", "per_move_ms": 45000}));
+    assert_eq!(game["clock"]["running"], "white");
+    assert!(game["clock"]["deadline_ms"].as_u64().unwrap() > game["server_time_ms"].as_u64().unwrap());
+    // The AI answers under the clock; the shot clock is full again for white.
+    let id = game["id"].as_str().unwrap();
+    let token = created["tokens"]["white"].as_str().unwrap();
+    let mv = game["state"]["legal_moves"][0].as_str().unwrap();
+    let r = post(base, &format!("/api/games/{id}/move"), json!({"token": token, "move": mv, "ply": 0})).await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    let mut ws = connect(base, id).await;
+    let after = loop {
+        let m = recv_type(&mut ws, "state", 10).await;
+        if m["game"]["state"]["plies"] == 2 || !m["game"]["result"].is_null() {
+            break m["game"].clone();
+        }
+    };
+    assert_eq!(after["moves"].as_array().unwrap().len(), 2, "{after}");
+    assert!(after["clock"]["remaining_ms"]["white"].as_u64().unwrap() > 40_000);
+    server.running.shutdown().await.unwrap();
+}
