@@ -518,3 +518,27 @@ async fn the_options_can_fix_the_clock() {
     assert!(after["clock"]["remaining_ms"]["white"].as_u64().unwrap() > 40_000);
     server.running.shutdown().await.unwrap();
 }
+
+/// Two AI seats play a game out by themselves, for spectators.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ai_against_ai_plays_itself_out() {
+    let server = start("ai-ai").await;
+    let base = &server.base;
+    let created = create(
+        base,
+        json!({"game": "coldwar", "seats": [{"kind": "ai", "level": "random"}, {"kind": "ai", "level": "easy"}]}),
+    )
+    .await;
+    assert_eq!(created["tokens"], json!({}));
+    let id = created["game"]["id"].as_str().unwrap();
+    let mut ws = connect(base, id).await;
+    let finished = loop {
+        let m = recv_type(&mut ws, "state", 60).await;
+        if !m["game"]["result"].is_null() {
+            break m["game"].clone();
+        }
+    };
+    assert_eq!(finished["status"], "finished");
+    assert!(!finished["moves"].as_array().unwrap().is_empty());
+    server.running.shutdown().await.unwrap();
+}
