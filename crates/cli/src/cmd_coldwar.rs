@@ -56,11 +56,18 @@ pub fn run(args: Args) -> Result<ExitCode> {
         eprintln!("{origin}");
     }
     let out = if args.stats {
-        let [wins, losses, draws] = table.census();
+        let c = table.census();
         json!({
             "game": ColdWar::ID,
             "start": solve_report(&table, &ColdWar::new(&Default::default())),
-            "boards_each_side_to_move": { "boards": wins + losses + draws, "wins": wins, "losses": losses, "draws": draws },
+            "boards_each_side_to_move": {
+                "boards": c.wins + c.losses + c.draws,
+                "wins": c.wins,
+                "losses": c.losses,
+                "draws": c.draws,
+                "longest_win": c.longest_win,
+                "longest_loss": c.longest_loss,
+            },
             "reachable_from_start": reachable_census(&table).to_json(),
         })
     } else {

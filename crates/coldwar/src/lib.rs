@@ -17,4 +17,4 @@ pub use board::{square_name, ColdWar, Move, Square, BOARDS, PLY_CAP};
 pub use perfect::PerfectAgent;
 pub use policy::{heuristic_value, ColdWarPolicy};
 pub use report::{reachable_census, solve_report, ReachableCensus};
-pub use solve::{BadTable, Eval, Table, Value};
+pub use solve::{BadTable, Eval, Table, TableCensus, Value};

@@ -37,6 +37,9 @@ pub struct ReachableCensus {
     pub finished: u64,
     /// The most plies needed to reach any of them.
     pub depth: u32,
+    /// The longest forced win and the longest loss among them.
+    pub longest_win: u32,
+    pub longest_loss: u32,
 }
 
 impl ReachableCensus {
@@ -48,6 +51,8 @@ impl ReachableCensus {
             "draws": self.draws,
             "finished": self.finished,
             "depth": self.depth,
+            "longest_win": self.longest_win,
+            "longest_loss": self.longest_loss,
         })
     }
 }
@@ -75,9 +80,16 @@ pub fn reachable_census(table: &Table) -> ReachableCensus {
             let side = Player::from_index((k % 2) as usize);
             let board = ColdWar::bare((k / 2) as u32, side);
             census.positions += 1;
-            match table.eval(&board).value {
-                Value::Win => census.wins += 1,
-                Value::Loss => census.losses += 1,
+            let eval = table.eval(&board);
+            match eval.value {
+                Value::Win => {
+                    census.wins += 1;
+                    census.longest_win = census.longest_win.max(eval.plies);
+                }
+                Value::Loss => {
+                    census.losses += 1;
+                    census.longest_loss = census.longest_loss.max(eval.plies);
+                }
                 Value::Draw => census.draws += 1,
             }
             if board.status().is_over() {

@@ -180,20 +180,38 @@ impl Table {
         self.move_evals(game).into_iter().filter(|&(_, e)| e == here).map(|(m, _)| m).collect()
     }
 
-    /// The counts of wins, losses and draws (for the side to move) over
-    /// every board with X to move; by the colour swap the counts with O to
-    /// move are the same.
-    pub fn census(&self) -> [u64; 3] {
-        let mut counts = [0u64; 3];
+    /// Counts over every board with X to move; by the colour swap the
+    /// counts with O to move are the same.
+    pub fn census(&self) -> TableCensus {
+        let mut c = TableCensus::default();
         for &b in &self.bytes {
-            counts[match decode(b).value {
-                Value::Win => 0,
-                Value::Loss => 1,
-                Value::Draw => 2,
-            }] += 1;
+            let e = decode(b);
+            match e.value {
+                Value::Win => {
+                    c.wins += 1;
+                    c.longest_win = c.longest_win.max(e.plies);
+                }
+                Value::Loss => {
+                    c.losses += 1;
+                    c.longest_loss = c.longest_loss.max(e.plies);
+                }
+                Value::Draw => c.draws += 1,
+            }
         }
-        counts
+        c
     }
+}
+
+/// Counts of the whole table (see [`Table::census`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct TableCensus {
+    pub wins: u64,
+    pub losses: u64,
+    pub draws: u64,
+    /// The most plies any won position needs (with best defence).
+    pub longest_win: u32,
+    /// The most plies any lost position lasts.
+    pub longest_loss: u32,
 }
 
 /// How many threads the solve uses.
