@@ -6,6 +6,7 @@
 use crate::db::{self, Store, Write};
 use crate::error::ApiError;
 use crate::game::{Live, Seat, SeatKind};
+use axum::extract::ws::Utf8Bytes;
 use rand::Rng;
 use serde_json::{json, Value};
 use std::collections::HashMap;
@@ -31,14 +32,14 @@ pub fn random_string(len: usize) -> String {
 pub struct GameHandle {
     pub id: String,
     pub inner: tokio::sync::Mutex<Live>,
-    pub tx: broadcast::Sender<Arc<str>>,
-    latest: Mutex<Arc<str>>,
+    pub tx: broadcast::Sender<Utf8Bytes>,
+    latest: Mutex<Utf8Bytes>,
     wake: Notify,
 }
 
 impl GameHandle {
     /// The last `state` message sent to watchers.
-    pub fn latest(&self) -> Arc<str> {
+    pub fn latest(&self) -> Utf8Bytes {
         self.latest.lock().unwrap_or_else(|p| p.into_inner()).clone()
     }
 }
@@ -52,8 +53,9 @@ pub struct App {
     pub stop_engines: Arc<AtomicBool>,
 }
 
-pub fn state_message(g: &Live) -> Arc<str> {
-    Arc::from(json!({ "v": 1, "type": "state", "game": g.to_json(now_ms()) }).to_string())
+/// The `state` message, shared by every watcher without copying.
+pub fn state_message(g: &Live) -> Utf8Bytes {
+    Utf8Bytes::from(json!({ "v": 1, "type": "state", "game": g.to_json(now_ms()) }).to_string())
 }
 
 /// A seat of a create request.

@@ -366,7 +366,7 @@ async fn play_move(
     let h = app.get(&id).await?;
     do_move(&app, &h, &req.token, &req.text, req.ply).await?;
     // The state this move produced, as pushed to the watchers.
-    let pushed: Value = serde_json::from_str(&h.latest()).map_err(|e| ApiError::internal(e.to_string()))?;
+    let pushed: Value = serde_json::from_str(h.latest().as_str()).map_err(|e| ApiError::internal(e.to_string()))?;
     Ok(game_answer(pushed["game"].clone()))
 }
 

@@ -78,7 +78,7 @@ async fn session(app: AppState, h: Arc<GameHandle>, mut socket: WebSocket) {
     let mut updates = h.tx.subscribe();
     let mut shutdown = app.shutdown.clone();
     let mut limit = RateLimit::new();
-    if socket.send(Message::Text(h.latest().to_string().into())).await.is_err() {
+    if socket.send(Message::Text(h.latest())).await.is_err() {
         return;
     }
     loop {
@@ -90,7 +90,7 @@ async fn session(app: AppState, h: Arc<GameHandle>, mut socket: WebSocket) {
                     Err(RecvError::Lagged(_)) => h.latest(),
                     Err(RecvError::Closed) => break,
                 };
-                if socket.send(Message::Text(text.to_string().into())).await.is_err() {
+                if socket.send(Message::Text(text)).await.is_err() {
                     break;
                 }
             }
