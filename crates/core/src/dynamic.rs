@@ -22,6 +22,9 @@ pub trait DynGame: Send + Sync {
     /// Check options and return them normalised (every key, in order).
     fn normalize_options(&self, options: &[(String, String)]) -> Result<Vec<(String, String)>, TabulaError>;
     fn new_state(&self, options: &[(String, String)]) -> Result<Box<dyn DynState>, TabulaError>;
+    /// A state from a position in the game's notation. (`self` is the game
+    /// type, not a state, so this is a constructor despite the `from_` name.)
+    #[allow(clippy::wrong_self_convention)]
     fn from_position(&self, options: &[(String, String)], position: &str) -> Result<Box<dyn DynState>, TabulaError>;
     fn levels(&self) -> Vec<LevelSpec>;
     fn default_level(&self) -> &'static str;
