@@ -298,7 +298,8 @@ async fn a_flag_falls_while_nobody_moves() {
     assert_eq!(finished["result"], json!({"winner": "o", "reason": "x ran out of time"}));
     assert_eq!(finished["clock"]["remaining_ms"]["x"], 0);
     assert!(finished["clock"]["running"].is_null());
-    assert!(waited < Duration::from_millis(1500), "the flag fell late: {waited:?}");
+    // Generous for a loaded machine; without the timer it would never fall.
+    assert!(waited < Duration::from_secs(3), "the flag fell late: {waited:?}");
     // A move after the flag is refused.
     let x = created["tokens"]["x"].as_str().unwrap();
     let r = post(base, &format!("/api/games/{id}/move"), json!({"token": x, "move": "b2"})).await;
@@ -394,7 +395,7 @@ async fn a_restart_resumes_games_without_charging_the_downtime() {
     assert_eq!(post(&base, &format!("/api/games/{id}/move"), json!({"token": x, "move": "b2"})).await.status, 200);
     let before = get(&base, &format!("/api/games/{id}")).await.json();
     server.running.shutdown().await.unwrap();
-    tokio::time::sleep(Duration::from_millis(1500)).await;
+    tokio::time::sleep(Duration::from_millis(3000)).await;
     let server = start_on(db).await;
     let base = server.base.clone();
     let after = get(&base, &format!("/api/games/{id}")).await.json();
@@ -402,7 +403,8 @@ async fn a_restart_resumes_games_without_charging_the_downtime() {
     assert_eq!(after["status"], "live");
     let left_before = before["clock"]["remaining_ms"]["o"].as_u64().unwrap();
     let left_after = after["clock"]["remaining_ms"]["o"].as_u64().unwrap();
-    assert!(left_before - left_after < 1000, "downtime was charged: {left_before} -> {left_after}");
+    // 3 s were down; only the moments around the stop and start may be charged.
+    assert!(left_before.saturating_sub(left_after) < 1500, "downtime was charged: {left_before} -> {left_after}");
     let legal = after["state"]["legal_moves"][0].as_str().unwrap();
     let r = post(&base, &format!("/api/games/{id}/move"), json!({"token": o, "move": legal, "ply": 1})).await;
     assert_eq!(r.status, 200, "{}", r.body);
