@@ -139,3 +139,25 @@ fn kill_9_mid_game_loses_no_acknowledged_move() {
     child.wait().unwrap();
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn sigterm_shuts_down_gracefully() {
+    let dir = std::env::temp_dir().join(format!("tabula-term-test-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let (mut child, addr) = spawn_server(&dir.join("term.sqlite3"));
+    let (status, _) = request(&addr, "GET", "/api/health", &Value::Null).unwrap();
+    assert_eq!(status, 200);
+    let killed = Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap();
+    assert!(killed.success());
+    let began = Instant::now();
+    let exit = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        assert!(began.elapsed() < Duration::from_secs(10), "the server did not stop on SIGTERM");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert!(exit.success(), "exit status {exit:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
