@@ -350,7 +350,7 @@ impl<G: Game, P: Policy<G>> Mcts<G, P> {
         while done < max_iterations {
             self.iterate(state);
             done += 1;
-            if done % 64 == 0 && (deadline.is_some_and(|d| Instant::now() >= d) || ctx.stopped()) {
+            if done.is_multiple_of(64) && (deadline.is_some_and(|d| Instant::now() >= d) || ctx.stopped()) {
                 break;
             }
         }

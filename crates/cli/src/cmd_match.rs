@@ -56,7 +56,7 @@ fn play_one(
     index: usize,
     seed: u64,
 ) -> Result<GameResult> {
-    let a_first = index % 2 == 0;
+    let a_first = index.is_multiple_of(2);
     let game_seed = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(index as u64 * 2);
     let (first, second) = if a_first { (a, b) } else { (b, a) };
     let mut agents = [game.new_agent(first, game_seed)?, game.new_agent(second, game_seed + 1)?];

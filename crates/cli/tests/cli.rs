@@ -153,7 +153,7 @@ fn play_between_two_people_handles_commands_and_errors() {
 fn play_against_the_ai_to_the_end() {
     // A person who always plays the first legal move never beats random
     // play for long: the game must reach a result banner.
-    let moves = "a1\n".repeat(3) + &"moves\n".repeat(1);
+    let moves = "a1\n".repeat(3) + "moves\n";
     let o = play(&["play", "coldwar", "--x", "ai:random", "--o", "ai:easy", "--seed", "5"], &moves);
     assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);

@@ -308,7 +308,7 @@ impl<G: GameMeta> DynGame for Entry<G> {
             state.clone_from(&start);
             plies += state.random_playout(&mut rng, &mut moves, u32::MAX) as u64;
             games += 1;
-            if games % 16 == 0 && began.elapsed().as_secs_f64() >= seconds {
+            if games.is_multiple_of(16) && began.elapsed().as_secs_f64() >= seconds {
                 break;
             }
         }
