@@ -21,7 +21,8 @@ fn spawn_server(db: &std::path::Path) -> (Child, String) {
         .expect("start tabula serve");
     let mut line = String::new();
     BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
-    let addr = line.trim().strip_prefix("listening on http://").unwrap_or_else(|| panic!("unexpected first line {line:?}"));
+    let addr =
+        line.trim().strip_prefix("listening on http://").unwrap_or_else(|| panic!("unexpected first line {line:?}"));
     (child, addr.to_string())
 }
 
@@ -59,7 +60,10 @@ fn play(addr: String, played: Arc<Mutex<Played>>, stop: Arc<AtomicBool>) {
                 let body = json!({"game": "coldwar", "time_control": "fischer:600+0", "seats": [{"kind": "me"}, {"kind": "me"}]});
                 let Some((201, created)) = request(&addr, "POST", "/api/games", &body) else { return };
                 let id = created["game"]["id"].as_str().unwrap().to_string();
-                let tokens = [created["tokens"]["x"].as_str().unwrap().to_string(), created["tokens"]["o"].as_str().unwrap().to_string()];
+                let tokens = [
+                    created["tokens"]["x"].as_str().unwrap().to_string(),
+                    created["tokens"]["o"].as_str().unwrap().to_string(),
+                ];
                 let mut p = played.lock().unwrap();
                 p.games.push((id, tokens, Vec::new()));
                 current = Some(p.games.len() - 1);
@@ -119,7 +123,8 @@ fn kill_9_mid_game_loses_no_acknowledged_move() {
     for (id, tokens, moves) in &played.games {
         let (status, game) = request(&addr, "GET", &format!("/api/games/{id}"), &Value::Null).unwrap();
         assert_eq!(status, 200);
-        let stored: Vec<String> = game["moves"].as_array().unwrap().iter().map(|m| m["move"].as_str().unwrap().to_string()).collect();
+        let stored: Vec<String> =
+            game["moves"].as_array().unwrap().iter().map(|m| m["move"].as_str().unwrap().to_string()).collect();
         // Every acknowledged move is there, in order; at most one more (sent, saved, but killed before the answer).
         assert!(stored.len() == moves.len() || stored.len() == moves.len() + 1, "{id}: {stored:?} vs {moves:?}");
         assert_eq!(&stored[..moves.len()], &moves[..], "{id}");
