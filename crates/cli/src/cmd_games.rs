@@ -1,6 +1,5 @@
 use crate::util::use_color;
 use anyhow::Result;
-use serde_json::json;
 use std::process::ExitCode;
 use tabula_games::REGISTRY;
 
@@ -13,22 +12,7 @@ pub struct Args {
 
 pub fn run(args: Args) -> Result<ExitCode> {
     if args.json {
-        let games: Vec<_> = REGISTRY
-            .games()
-            .iter()
-            .map(|g| {
-                json!({
-                    "id": g.id(),
-                    "name": g.name(),
-                    "description": g.description(),
-                    "players": g.players(),
-                    "options": g.option_specs(),
-                    "levels": g.levels(),
-                    "default_level": g.default_level(),
-                    "record_format": g.record_format(),
-                })
-            })
-            .collect();
+        let games: Vec<_> = REGISTRY.games().iter().map(|g| g.describe()).collect();
         println!("{}", serde_json::to_string_pretty(&games)?);
         return Ok(ExitCode::SUCCESS);
     }

@@ -40,6 +40,20 @@ pub trait DynGame: Send + Sync {
     fn self_check(&self, options: &[(String, String)], seed: u64, max_plies: u32) -> Result<u32, String>;
     /// Feed text to every parser; must never panic.
     fn feed_parsers(&self, text: &str) -> usize;
+    /// The game's description for lists and lobbies: id, name, players,
+    /// options, AI levels and record format.
+    fn describe(&self) -> Value {
+        json!({
+            "id": self.id(),
+            "name": self.name(),
+            "description": self.description(),
+            "players": self.players(),
+            "options": self.option_specs(),
+            "levels": self.levels(),
+            "default_level": self.default_level(),
+            "record_format": self.record_format(),
+        })
+    }
     /// A player's index from its name (`white` -> 0).
     fn player_by_name(&self, name: &str) -> Option<Player> {
         self.players().iter().position(|p| p.eq_ignore_ascii_case(name)).map(Player::from_index)

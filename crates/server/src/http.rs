@@ -100,18 +100,10 @@ async fn games_meta(State(app): State<AppState>) -> Json<Value> {
                 })
                 .map(|spec| spec.key)
                 .collect();
-            json!({
-                "id": g.id(),
-                "name": g.name(),
-                "description": g.description(),
-                "players": g.players(),
-                "options": g.option_specs(),
-                "levels": g.levels(),
-                "default_level": g.default_level(),
-                "record_format": g.record_format(),
-                "clock_from_options": !clock_options.is_empty(),
-                "clock_options": clock_options,
-            })
+            let mut meta = g.describe();
+            meta["clock_from_options"] = json!(!clock_options.is_empty());
+            meta["clock_options"] = json!(clock_options);
+            meta
         })
         .collect();
     Json(json!({ "v": 1, "games": games, "time_controls": ["none", "fischer"] }))
