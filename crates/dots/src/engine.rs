@@ -73,7 +73,7 @@ pub(crate) fn terr_of(v: u16) -> u8 {
 }
 #[inline]
 fn is_solid(v: u16, color: u8) -> bool {
-    is_active(v, color) || terr_of(v) == color
+    is_active(v, color) | (terr_of(v) == color)
 }
 
 /// Ring neighbour order, clockwise with y up: N, NE, E, SE, S, SW, W, NW.
@@ -587,10 +587,7 @@ impl Dots {
         self.active[color as usize - 1] += 1;
         self.hash ^= zkey(c, dot_kind(color, false));
 
-        let mut mask = 0usize;
-        for (i, &o) in self.offsets.iter().enumerate() {
-            mask |= (is_active(self.cells[(c as isize + o) as usize], color) as usize) << i;
-        }
+        let mask = self.ring_mask(c, color) as usize;
         let groups = RING_GROUPS[mask];
         let count = groups[0] as usize;
         let mut captured = false;
@@ -767,19 +764,17 @@ impl Dots {
     /// the loop winds around it (positive signed area).
     fn advance(&self, t: &mut Trace, c: usize, color: u8, steps: usize) {
         for _ in 0..steps {
-            let mut j = (t.back + 1) & 7;
-            let mut k = 0;
-            while k < 7 {
-                if is_active(self.cells[(t.cur as isize + self.offsets[j]) as usize], color) {
-                    break;
-                }
-                j = (j + 1) & 7;
-                k += 1;
-            }
-            if k == 7 {
+            // The ring of the current cell as a wall mask, searched from
+            // just past the backtrack cell without branching per cell:
+            // the walk is the hottest loop of capture detection.
+            let ring = self.ring_mask(t.cur, color);
+            let from = (t.back + 1) & 7;
+            let ahead = ((ring | (ring << 8)) >> from) & 0x7f;
+            if ahead == 0 {
                 t.state = OPEN;
                 return;
             }
+            let j = (from + ahead.trailing_zeros() as usize) & 7;
             if t.cur == c {
                 // The ring cells passed, back..j, lie in this piece.
                 let mut i = t.back;
@@ -800,6 +795,16 @@ impl Dots {
             t.cur = (t.cur as isize + self.offsets[j]) as usize;
             t.back = BACKTRACK[j];
         }
+    }
+
+    /// Bit i set when ring cell i of `c` holds an active dot of `color`.
+    #[inline]
+    fn ring_mask(&self, c: usize, color: u8) -> u32 {
+        let mut mask = 0u32;
+        for (i, &o) in self.offsets.iter().enumerate() {
+            mask |= (is_active(self.cells[(c as isize + o) as usize], color) as u32) << i;
+        }
+        mask
     }
 
     /// Flood the enclosed piece of `color`'s region holding `n`. With an
@@ -993,6 +998,7 @@ impl Dots {
     /// Ground `color`'s cells that just became solid (listed in `fresh`)
     /// when they touch the border or a grounded cell of `color`.
     fn ground(&mut self, color: u8) {
+        let enemy = (3 - color) as u16;
         let mut stack = std::mem::take(&mut self.scratch.stack);
         for i in 0..self.scratch.fresh.len() {
             let c = self.scratch.fresh[i] as usize;
@@ -1007,29 +1013,32 @@ impl Dots {
             if !touches {
                 continue;
             }
+            // A branch-free flood: every neighbour is written to the
+            // stack and the top only moves past the ones taken, because
+            // which neighbours are solid is random and mispredicts.
             stack.clear();
-            stack.push(c as u16);
+            stack.resize(self.cells.len(), 0);
+            stack[0] = c as u16;
+            let mut top = 1;
             self.cells[c] |= GROUNDED;
-            while let Some(x) = stack.pop() {
-                let x = x as usize;
+            let (mut dots, mut points) = (0, 0);
+            while top > 0 {
+                top -= 1;
+                let x = stack[top] as usize;
                 let v = self.cells[x];
-                if is_active(v, color) {
-                    self.grounded_active[color as usize - 1] += 1;
-                } else {
-                    let d = (v & DOT_MASK) as u8;
-                    if d != 0 && d != color && v & CAPTURED != 0 {
-                        self.grounded_score[color as usize - 1] += 1;
-                    }
-                }
+                dots += is_active(v, color) as i32;
+                points += (v & (DOT_MASK | CAPTURED) == (enemy | CAPTURED)) as i32;
                 for d in [0usize, 2, 4, 6] {
                     let nb = (x as isize + self.offsets[d]) as usize;
                     let nv = self.cells[nb];
-                    if nv & (GROUNDED | OUTSIDE) == 0 && is_solid(nv, color) {
-                        self.cells[nb] = nv | GROUNDED;
-                        stack.push(nb as u16);
-                    }
+                    let take = (nv & (GROUNDED | OUTSIDE) == 0) & is_solid(nv, color);
+                    self.cells[nb] = nv | (take as u16 * GROUNDED);
+                    stack[top] = nb as u16;
+                    top += take as usize;
                 }
             }
+            self.grounded_active[color as usize - 1] += dots;
+            self.grounded_score[color as usize - 1] += points;
         }
         self.scratch.stack = stack;
     }
