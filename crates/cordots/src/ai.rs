@@ -3,6 +3,7 @@
 
 use crate::bitboard::*;
 use crate::game::{Cordots, Move, CAPTURER, VICTIM};
+use crate::search::{SearchConfig, Searcher};
 use std::time::Duration;
 use tabula_ai::alphabeta::{AlphaBeta, AlphaBetaConfig, Evaluator};
 use tabula_ai::mcts::{Mcts, MctsConfig, Policy};
@@ -10,10 +11,24 @@ use tabula_ai::{RandomAgent, Rng};
 use tabula_core::{Agent, Game, LevelSpec, Player};
 
 /// Evaluation weights, in centi-pieces.
+///
+/// On the board both piece types move and capture alike; a Victim differs
+/// only in counting for the tie-breaker (the untimed ply cap, a match clock's
+/// expiry) and in the back-row sacrifice, which costs two Victims for one
+/// Capturer. So a Victim is worth a Capturer plus a tie-breaker bonus that
+/// grows as the cap nears, and near the cap who leads the tie-breaker counts
+/// on its own.
 #[derive(Debug, Clone, Copy)]
 pub struct Weights {
     pub capturer: i32,
-    pub victim: i32,
+    /// A Victim's worth beyond a Capturer's at the start of a game...
+    pub victim_bonus_early: i32,
+    /// ...and at the ply cap (in between it grows linearly with the plies).
+    pub victim_bonus_late: i32,
+    /// Leading the tie-breaker, at the cap; it fades in over the last
+    /// `tiebreak_window` plies.
+    pub tiebreak: i32,
+    pub tiebreak_window: i32,
     /// A reserve Capturer its side can still bring back by a sacrifice.
     pub usable_reserve: i32,
     /// A reserve Capturer that cannot come back (no Victims or no Capturer left).
@@ -34,17 +49,26 @@ impl Default for Weights {
     fn default() -> Self {
         Weights {
             capturer: 100,
-            victim: 110,
-            usable_reserve: 25,
-            idle_reserve: 5,
-            victim_progress: 3,
+            victim_bonus_early: 30,
+            victim_bonus_late: 150,
+            tiebreak: 300,
+            tiebreak_window: 40,
+            usable_reserve: 5,
+            idle_reserve: 0,
+            victim_progress: 0,
             capture_now: 70,
             capture_more: 12,
-            threatened: 18,
+            threatened: 25,
             mobility: 2,
         }
     }
 }
+
+/// The plies a game without a cap (a clocked mode) is assumed to have played
+/// when weighing Victims: halfway.
+const UNCAPPED_PLIES_LEFT: u32 = 150;
+/// The untimed ply cap, for weighing Victims by the plies left.
+const CAP: u32 = crate::options::PLY_CAP;
 
 /// The pieces of `defender` that `attacker` can capture with one step:
 /// flanked on one side by an attacker, with the square on the other side
@@ -65,30 +89,69 @@ fn mobility(own: Bitboard, empty: Bitboard) -> i32 {
     (0..4).map(|d| movers(own, empty, d).count_ones() as i32).sum()
 }
 
-/// The Cordots evaluation: material by type, reserves, Victims' progress,
-/// threatened pieces and mobility.
+/// The Cordots evaluation: material by type (Victims weighed by the
+/// tie-breaker as the cap nears), the tie-breaker lead near the cap,
+/// reserves, Victims' progress, threatened pieces and mobility.
 #[derive(Debug, Clone, Default)]
 pub struct CordotsEval {
     pub weights: Weights,
 }
 
 impl CordotsEval {
+    /// Plies until the untimed cap (a clocked game counts as halfway).
+    pub fn plies_left(&self, g: &Cordots) -> u32 {
+        match g.options().ply_cap() {
+            Some(cap) => cap.saturating_sub(g.plies()),
+            None => UNCAPPED_PLIES_LEFT,
+        }
+    }
+
+    /// A Victim's worth beyond a Capturer's with `left` plies to the cap.
+    fn victim_bonus(&self, left: u32) -> i32 {
+        let w = &self.weights;
+        let done = CAP.saturating_sub(left.min(CAP)) as i32;
+        w.victim_bonus_early + (w.victim_bonus_late - w.victim_bonus_early) * done / CAP as i32
+    }
+
     /// The static part for one side (no threats).
-    fn side_score(&self, g: &Cordots, side: Player, empty: Bitboard) -> i32 {
+    fn side_score(&self, g: &Cordots, side: Player, empty: Bitboard, victim_bonus: i32) -> i32 {
         let w = &self.weights;
         let capturers = g.pieces(side, CAPTURER);
         let victims = g.pieces(side, VICTIM);
-        let mut score = capturers.count_ones() as i32 * w.capturer + victims.count_ones() as i32 * w.victim;
+        let mut score = (capturers | victims).count_ones() as i32 * w.capturer
+            + victims.count_ones() as i32 * victim_bonus;
         let usable = capturers != 0 && victims.count_ones() >= 2;
         score += g.reserve(side) as i32 * if usable { w.usable_reserve } else { w.idle_reserve };
-        // Ranks advanced, summed over Victims: rank index for White, 7 - rank for Black.
-        let mut progress = 0;
-        for r in 0..8 {
-            let n = (victims & (RANK_1 << (8 * r))).count_ones() as i32;
-            progress += n * if side == Player::First { r } else { 7 - r };
+        if w.victim_progress != 0 {
+            // Ranks advanced, summed over Victims: rank index for White, 7 - rank for Black.
+            let mut progress = 0;
+            for r in 0..8 {
+                let n = (victims & (RANK_1 << (8 * r))).count_ones() as i32;
+                progress += n * if side == Player::First { r } else { 7 - r };
+            }
+            score += progress * w.victim_progress;
         }
-        score += progress * w.victim_progress;
         score += mobility(capturers | victims, empty) * w.mobility;
+        score
+    }
+
+    /// The score without the side to move's own capture chances (which a
+    /// quiescence search plays out instead).
+    pub fn quiet_score(&self, g: &Cordots) -> i32 {
+        let w = &self.weights;
+        let me = g.to_move();
+        let (own, theirs) = (g.occupied_by(me), g.occupied_by(me.other()));
+        let empty = !(own | theirs);
+        let left = self.plies_left(g);
+        let bonus = self.victim_bonus(left);
+        let mut score = self.side_score(g, me, empty, bonus) - self.side_score(g, me.other(), empty, bonus);
+        if (left as i32) < w.tiebreak_window {
+            if let Some(leader) = g.tiebreak() {
+                let t = w.tiebreak * (w.tiebreak_window - left as i32) / w.tiebreak_window;
+                score += if leader == me { t } else { -t };
+            }
+        }
+        score -= capturable(theirs, own, empty).count_ones() as i32 * w.threatened;
         score
     }
 
@@ -98,12 +161,11 @@ impl CordotsEval {
         let me = g.to_move();
         let (own, theirs) = (g.occupied_by(me), g.occupied_by(me.other()));
         let empty = !(own | theirs);
-        let mut score = self.side_score(g, me, empty) - self.side_score(g, me.other(), empty);
+        let mut score = self.quiet_score(g);
         let mine_to_take = capturable(own, theirs, empty).count_ones() as i32;
         if mine_to_take > 0 {
             score += w.capture_now + (mine_to_take - 1) * w.capture_more;
         }
-        score -= capturable(theirs, own, empty).count_ones() as i32 * w.threatened;
         score
     }
 }
@@ -175,6 +237,12 @@ pub fn levels() -> Vec<LevelSpec> {
 pub fn alphabeta(ms: u64) -> AlphaBeta<Cordots, CordotsEval> {
     let config = AlphaBetaConfig { time: Some(Duration::from_millis(ms)), tt_bits: 20, ..AlphaBetaConfig::default() };
     AlphaBeta::new(config, CordotsEval::default())
+}
+
+/// The Cordots alpha-beta (quiescence, killers, history) thinking `ms` per move.
+pub fn searcher(ms: u64) -> Searcher {
+    let config = SearchConfig { time: Some(Duration::from_millis(ms)), ..SearchConfig::default() };
+    Searcher::new(config, CordotsEval::default())
 }
 
 /// An evaluation-guided MCTS agent thinking `ms` per move.

@@ -13,10 +13,12 @@ pub mod bitboard;
 pub mod game;
 pub mod meta;
 pub mod options;
+pub mod search;
 
 pub use ai::{CordotsEval, EvalPolicy};
 pub use game::{Cordots, Move, NoSacrifice, Resolution, CAPTURER, START_POSITION, VICTIM};
 pub use options::{CordotsOptions, Mode};
+pub use search::{SearchConfig, Searcher};
 
 #[cfg(test)]
 mod tests;

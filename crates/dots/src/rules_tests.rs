@@ -435,15 +435,23 @@ fn compare_with_reference(w: u8, h: u8, seed: u64, max_plies: u32) -> i32 {
         assert_eq!(d.free_points(), r.free_points(), "{here}: free points");
         for (q, c) in [(B, BLUE), (R, RED)] {
             let g = r.grounded(c);
+            let (mut ungrounded_dots, mut ungrounded_score) = (0, 0);
             for yy in 1..=hu {
                 for xx in 1..=wu {
                     let i = idx(xx, yy);
-                    let solid = (r.dot[i] == c && !r.captured[i]) || r.terr[i] == c;
+                    let active = r.dot[i] == c && !r.captured[i];
+                    let solid = active || r.terr[i] == c;
                     if solid {
                         assert_eq!(d.is_grounded(d.point(xx, yy).unwrap()), g[i], "{here}: grounding {xx}-{yy} {q:?}");
                     }
+                    if !g[i] {
+                        ungrounded_dots += active as i32;
+                        ungrounded_score += (r.terr[i] == c && r.captured[i] && r.dot[i] == 3 - c) as i32;
+                    }
                 }
             }
+            assert_eq!(d.ungrounded_dots(q), ungrounded_dots, "{here}: ungrounded dots of {q:?}");
+            assert_eq!(d.ungrounded_score(q), ungrounded_score, "{here}: ungrounded score of {q:?}");
         }
         assert_eq!(d.hash(), d.hash_from_scratch(), "{here}: hash");
     }
