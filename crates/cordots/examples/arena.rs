@@ -83,6 +83,9 @@ fn main() {
                     t.1,
                     t.2
                 );
+                if std::env::var_os("ARENA_FINAL").is_some() {
+                    println!("  final: {}", g.position().unwrap_or_default());
+                }
             });
         }
     });

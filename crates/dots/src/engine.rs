@@ -195,14 +195,70 @@ impl Trace {
     }
 }
 
-/// Scratch buffers for floods; not part of the position.
+/// A list of cells with room for every cell of the board, so a flood can
+/// write each neighbour and keep it by moving the end only when it is
+/// taken: which neighbours a flood takes is random, and branches on it
+/// mispredict (they were the largest cost of a playout).
+#[derive(Debug, Default)]
+struct CellList {
+    items: Vec<u16>,
+    len: usize,
+}
+
+impl CellList {
+    /// Make room for `cells` entries (a cell enters a list at most once per
+    /// move, so that is enough, plus one slot for a write that is not kept).
+    #[inline]
+    fn make_room(&mut self, cells: usize) {
+        if self.items.len() <= cells {
+            self.items.resize(cells + 1, 0);
+        }
+    }
+    #[inline]
+    fn clear(&mut self) {
+        self.len = 0;
+    }
+    #[inline]
+    fn len(&self) -> usize {
+        self.len
+    }
+    #[inline]
+    fn get(&self, i: usize) -> usize {
+        self.items[i] as usize
+    }
+    #[inline]
+    fn push(&mut self, c: usize) {
+        self.items[self.len] = c as u16;
+        self.len += 1;
+    }
+    #[inline]
+    fn push_if(&mut self, c: usize, keep: bool) {
+        self.items[self.len] = c as u16;
+        self.len += keep as usize;
+    }
+}
+
+/// Scratch lists for floods; not part of the position.
 #[derive(Debug, Default)]
 struct Scratch {
-    stack: Vec<u16>,
-    marked: Vec<u16>,
-    taken: Vec<u16>,
-    comp: Vec<u16>,
-    fresh: Vec<u16>,
+    /// Cells of the pieces flooded by `take_piece` (MARK set).
+    marked: CellList,
+    /// Cells whose TEMP marks must be cleared after the move.
+    taken: CellList,
+    /// A region flooded by `dissolve`.
+    comp: CellList,
+    /// Cells that just became solid, for grounding.
+    fresh: CellList,
+    /// The grounding flood's stack.
+    stack: CellList,
+}
+
+impl Scratch {
+    fn make_room(&mut self, cells: usize) {
+        for list in [&mut self.marked, &mut self.taken, &mut self.comp, &mut self.fresh, &mut self.stack] {
+            list.make_room(cells);
+        }
+    }
 }
 
 /// A Dots game in progress.
@@ -591,6 +647,7 @@ impl Dots {
         let groups = RING_GROUPS[mask];
         let count = groups[0] as usize;
         let mut captured = false;
+        self.scratch.make_room(self.cells.len());
         self.scratch.taken.clear();
         self.scratch.marked.clear();
         self.scratch.fresh.clear();
@@ -633,12 +690,12 @@ impl Dots {
             self.chain[c] = r as u16;
         }
         for i in 0..self.scratch.marked.len() {
-            let m = self.scratch.marked[i] as usize;
+            let m = self.scratch.marked.get(i);
             self.cells[m] &= !MARK;
         }
         if captured {
             self.dissolve(enemy);
-            self.scratch.fresh.push(c as u16);
+            self.scratch.fresh.push(c);
             self.ground(color);
         } else if old & encl(enemy) != 0 {
             // Rule 3: a dot placed into an enemy base is captured at once.
@@ -660,7 +717,7 @@ impl Dots {
             }
             if touches {
                 if lifts {
-                    self.scratch.fresh.push(c as u16);
+                    self.scratch.fresh.push(c);
                     self.ground(color);
                 } else {
                     self.cells[c] |= GROUNDED;
@@ -669,7 +726,7 @@ impl Dots {
             }
         }
         for i in 0..self.scratch.taken.len() {
-            let m = self.scratch.taken[i] as usize;
+            let m = self.scratch.taken.get(i);
             self.cells[m] &= !TEMP;
         }
     }
@@ -812,33 +869,27 @@ impl Dots {
     /// otherwise it is an empty base. Either way it is marked enclosed.
     fn take_piece(&mut self, n: usize, color: u8) -> bool {
         let enemy = 3 - color;
+        // The marked list is the flood's queue: [start, head) are done.
         let start = self.scratch.marked.len();
-        let mut stack = std::mem::take(&mut self.scratch.stack);
-        stack.clear();
-        stack.push(n as u16);
         self.cells[n] |= MARK;
-        self.scratch.marked.push(n as u16);
+        self.scratch.marked.push(n);
+        let mut head = start;
         let mut has_enemy = false;
         let mut open = false;
-        while let Some(x) = stack.pop() {
-            let x = x as usize;
+        while head < self.scratch.marked.len() {
+            let x = self.scratch.marked.get(head);
+            head += 1;
             has_enemy |= is_active(self.cells[x], enemy);
             for d in [0usize, 2, 4, 6] {
                 let nb = (x as isize + self.offsets[d]) as usize;
                 let v = self.cells[nb];
-                if v & MARK != 0 || is_active(v, color) {
-                    continue;
-                }
-                if v & OUTSIDE != 0 {
-                    open = true;
-                    continue;
-                }
-                self.cells[nb] = v | MARK;
-                self.scratch.marked.push(nb as u16);
-                stack.push(nb as u16);
+                let fresh = (v & MARK == 0) & !is_active(v, color);
+                open |= fresh & (v & OUTSIDE != 0);
+                let take = fresh & (v & OUTSIDE == 0);
+                self.cells[nb] = v | (take as u16 * MARK);
+                self.scratch.marked.push_if(nb, take);
             }
         }
-        self.scratch.stack = stack;
         if open {
             // Cannot happen for a piece the trace found enclosed; stay safe.
             debug_assert!(false, "enclosed piece reached the border");
@@ -846,7 +897,7 @@ impl Dots {
         }
         let flag = encl(color);
         for i in start..self.scratch.marked.len() {
-            let m = self.scratch.marked[i] as usize;
+            let m = self.scratch.marked.get(i);
             let v = self.cells[m];
             if v & flag == 0 {
                 self.write(m, v | flag);
@@ -856,11 +907,11 @@ impl Dots {
             return false;
         }
         for i in start..self.scratch.marked.len() {
-            let m = self.scratch.marked[i] as usize;
+            let m = self.scratch.marked.get(i);
             self.claim(m, color);
             self.cells[m] |= IN_S;
-            self.scratch.taken.push(m as u16);
-            self.scratch.fresh.push(m as u16);
+            self.scratch.taken.push(m);
+            self.scratch.fresh.push(m);
         }
         true
     }
@@ -911,29 +962,26 @@ impl Dots {
     /// Rule 3: the enemy base holding `c` becomes the enemy's territory,
     /// capturing the dot just placed there.
     fn fill_enemy_base(&mut self, c: usize, enemy: u8) {
-        let mut stack = std::mem::take(&mut self.scratch.stack);
-        stack.clear();
-        stack.push(c as u16);
+        // The taken list is the flood's queue.
+        let start = self.scratch.taken.len();
         self.cells[c] |= IN_S;
-        self.scratch.taken.push(c as u16);
-        let start = self.scratch.taken.len() - 1;
-        while let Some(x) = stack.pop() {
+        self.scratch.taken.push(c);
+        let mut head = start;
+        while head < self.scratch.taken.len() {
+            let x = self.scratch.taken.get(head);
+            head += 1;
             for d in [0usize, 2, 4, 6] {
                 let nb = (x as isize + self.offsets[d]) as usize;
                 let v = self.cells[nb];
-                if v & (OUTSIDE | IN_S) != 0 || is_active(v, enemy) {
-                    continue;
-                }
-                self.cells[nb] = v | IN_S;
-                self.scratch.taken.push(nb as u16);
-                stack.push(nb as u16);
+                let take = (v & (OUTSIDE | IN_S) == 0) & !is_active(v, enemy);
+                self.cells[nb] = v | (take as u16 * IN_S);
+                self.scratch.taken.push_if(nb, take);
             }
         }
-        self.scratch.stack = stack;
         for i in start..self.scratch.taken.len() {
-            let m = self.scratch.taken[i] as usize;
+            let m = self.scratch.taken.get(i);
             self.claim(m, enemy);
-            self.scratch.fresh.push(m as u16);
+            self.scratch.fresh.push(m);
         }
     }
 
@@ -943,40 +991,35 @@ impl Dots {
     /// enclosed cells only; touching any other non-wall cell means open.
     fn dissolve(&mut self, victim: u8) {
         let flag = encl(victim);
-        let mut stack = std::mem::take(&mut self.scratch.stack);
         let mut comp = std::mem::take(&mut self.scratch.comp);
         for i in 0..self.scratch.taken.len() {
-            let s = self.scratch.taken[i] as usize;
+            let s = self.scratch.taken.get(i);
             if self.cells[s] & VISIT != 0 {
                 continue;
             }
+            // The comp list is the flood's queue.
             comp.clear();
-            stack.clear();
-            stack.push(s as u16);
+            comp.push(s);
             self.cells[s] |= VISIT;
             let mut open = false;
-            while let Some(x) = stack.pop() {
-                comp.push(x);
+            let mut head = 0;
+            while head < comp.len() {
+                let x = comp.get(head);
+                head += 1;
                 for d in [0usize, 2, 4, 6] {
                     let nb = (x as isize + self.offsets[d]) as usize;
                     let v = self.cells[nb];
-                    if v & OUTSIDE != 0 {
-                        open = true;
-                        continue;
-                    }
-                    if v & VISIT != 0 || is_active(v, victim) {
-                        continue;
-                    }
-                    if v & (IN_S | flag) != 0 {
-                        self.cells[nb] = v | VISIT;
-                        stack.push(nb as u16);
-                    } else {
-                        open = true;
-                    }
+                    // The sentinel holds no flag, so it opens the region.
+                    let fresh = (v & VISIT == 0) & !is_active(v, victim);
+                    let inside = v & (IN_S | flag) != 0;
+                    open |= fresh & !inside;
+                    let take = fresh & inside;
+                    self.cells[nb] = v | (take as u16 * VISIT);
+                    comp.push_if(nb, take);
                 }
             }
-            for &x in &comp {
-                let x = x as usize;
+            for k in 0..comp.len() {
+                let x = comp.get(k);
                 let v = self.cells[x];
                 let nv = if open { v & !flag } else { v | flag };
                 if nv != v {
@@ -984,14 +1027,13 @@ impl Dots {
                 }
                 if v & IN_S == 0 {
                     // Remember it so the VISIT mark gets cleared.
-                    self.scratch.taken.push(x as u16);
+                    self.scratch.taken.push(x);
                 }
             }
             if !open {
                 self.irregular = true;
             }
         }
-        self.scratch.stack = stack;
         self.scratch.comp = comp;
     }
 
@@ -1001,7 +1043,7 @@ impl Dots {
         let enemy = (3 - color) as u16;
         let mut stack = std::mem::take(&mut self.scratch.stack);
         for i in 0..self.scratch.fresh.len() {
-            let c = self.scratch.fresh[i] as usize;
+            let c = self.scratch.fresh.get(i);
             let v = self.cells[c];
             if v & GROUNDED != 0 || !is_solid(v, color) {
                 continue;
@@ -1013,18 +1055,13 @@ impl Dots {
             if !touches {
                 continue;
             }
-            // A branch-free flood: every neighbour is written to the
-            // stack and the top only moves past the ones taken, because
-            // which neighbours are solid is random and mispredicts.
             stack.clear();
-            stack.resize(self.cells.len(), 0);
-            stack[0] = c as u16;
-            let mut top = 1;
+            stack.push(c);
             self.cells[c] |= GROUNDED;
             let (mut dots, mut points) = (0, 0);
-            while top > 0 {
-                top -= 1;
-                let x = stack[top] as usize;
+            while stack.len > 0 {
+                stack.len -= 1;
+                let x = stack.get(stack.len);
                 let v = self.cells[x];
                 dots += is_active(v, color) as i32;
                 points += (v & (DOT_MASK | CAPTURED) == (enemy | CAPTURED)) as i32;
@@ -1033,8 +1070,7 @@ impl Dots {
                     let nv = self.cells[nb];
                     let take = (nv & (GROUNDED | OUTSIDE) == 0) & is_solid(nv, color);
                     self.cells[nb] = nv | (take as u16 * GROUNDED);
-                    stack[top] = nb as u16;
-                    top += take as usize;
+                    stack.push_if(nb, take);
                 }
             }
             self.grounded_active[color as usize - 1] += dots;
