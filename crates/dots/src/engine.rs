@@ -274,6 +274,10 @@ pub struct Dots {
     /// Where each cell sits in `legal` (u16::MAX when absent).
     legal_pos: Vec<u16>,
     pub(crate) offsets: [isize; 8],
+    /// Per cell and colour, the ring mask of that colour's active dots
+    /// around it (bit i: ring cell i), kept on every placement and capture
+    /// so contour walks read one byte per step instead of eight cells.
+    walls: Vec<[u8; 2]>,
     /// Union-find over dots of one colour linked in 8 directions (never split).
     chain: Vec<u16>,
     pub(crate) to_move: Player,
@@ -304,6 +308,7 @@ impl Clone for Dots {
             legal: Vec::new(),
             legal_pos: Vec::new(),
             offsets: self.offsets,
+            walls: Vec::new(),
             chain: Vec::new(),
             to_move: self.to_move,
             plies: self.plies,
@@ -320,6 +325,7 @@ impl Clone for Dots {
         d.cells.clone_from(&self.cells);
         d.legal.clone_from(&self.legal);
         d.legal_pos.clone_from(&self.legal_pos);
+        d.walls.clone_from(&self.walls);
         d.chain.clone_from(&self.chain);
         d
     }
@@ -332,6 +338,7 @@ impl Clone for Dots {
         self.cells.clone_from(&src.cells);
         self.legal.clone_from(&src.legal);
         self.legal_pos.clone_from(&src.legal_pos);
+        self.walls.clone_from(&src.walls);
         self.chain.clone_from(&src.chain);
         self.offsets = src.offsets;
         self.to_move = src.to_move;
@@ -375,6 +382,7 @@ impl Dots {
             legal,
             legal_pos,
             offsets: [s, s + 1, 1, 1 - s, -s, -s - 1, -1, s - 1],
+            walls: vec![[0; 2]; n],
             chain: (0..n as u16).collect(),
             to_move: Player::First,
             plies: 0,
@@ -642,6 +650,7 @@ impl Dots {
         self.remove_legal(c);
         self.active[color as usize - 1] += 1;
         self.hash ^= zkey(c, dot_kind(color, false));
+        self.set_wall(c, color, true);
 
         let mask = self.ring_mask(c, color) as usize;
         let groups = RING_GROUPS[mask];
@@ -857,11 +866,20 @@ impl Dots {
     /// Bit i set when ring cell i of `c` holds an active dot of `color`.
     #[inline]
     fn ring_mask(&self, c: usize, color: u8) -> u32 {
-        let mut mask = 0u32;
+        self.walls[c][color as usize - 1] as u32
+    }
+
+    /// The dot of `color` at `c` became active (`on`) or was captured:
+    /// update the ring masks of its eight neighbours.
+    #[inline]
+    fn set_wall(&mut self, c: usize, color: u8, on: bool) {
+        let k = color as usize - 1;
         for (i, &o) in self.offsets.iter().enumerate() {
-            mask |= (is_active(self.cells[(c as isize + o) as usize], color) as u32) << i;
+            // Seen from the neighbour, `c` lies in the opposite direction.
+            let bit = 1u8 << ((i + 4) & 7);
+            let ring = &mut self.walls[(c as isize + o) as usize][k];
+            *ring = if on { *ring | bit } else { *ring & !bit };
         }
-        mask
     }
 
     /// Flood the enclosed piece of `color`'s region holding `n`. With an
@@ -927,6 +945,7 @@ impl Dots {
             if v & CAPTURED == 0 {
                 if d != color {
                     nv |= CAPTURED;
+                    self.set_wall(c, d, false);
                     self.active[d as usize - 1] -= 1;
                     self.hash ^= zkey(c, dot_kind(d, false)) ^ zkey(c, dot_kind(d, true));
                     self.score[color as usize - 1] += 1;
