@@ -7,8 +7,8 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
-use tabula_core::{Agent, Game, GameMeta, Player, ThinkContext};
 use tabula_cordots::{ai, Cordots, CordotsOptions, CAPTURER, VICTIM};
+use tabula_core::{Agent, Game, GameMeta, Player, ThinkContext};
 
 fn make(spec: &str, seed: u64) -> Box<dyn Agent<Cordots>> {
     let ms = |p: &str| spec.strip_prefix(p).and_then(|v| v.parse::<u64>().ok());
@@ -44,7 +44,7 @@ fn main() {
                 if i >= games {
                     break;
                 }
-                let a_first = i % 2 == 0;
+                let a_first = i.is_multiple_of(2);
                 let mut a = make(&args[0], seed * 1000 + i);
                 let mut b = make(&args[1], seed * 1000 + i + 500);
                 let mut g = Cordots::new(&CordotsOptions::default());

@@ -118,8 +118,8 @@ impl CordotsEval {
         let w = &self.weights;
         let capturers = g.pieces(side, CAPTURER);
         let victims = g.pieces(side, VICTIM);
-        let mut score = (capturers | victims).count_ones() as i32 * w.capturer
-            + victims.count_ones() as i32 * victim_bonus;
+        let mut score =
+            (capturers | victims).count_ones() as i32 * w.capturer + victims.count_ones() as i32 * victim_bonus;
         let usable = capturers != 0 && victims.count_ones() >= 2;
         score += g.reserve(side) as i32 * if usable { w.usable_reserve } else { w.idle_reserve };
         if w.victim_progress != 0 {
@@ -224,9 +224,9 @@ impl Policy<Cordots> for EvalPolicy {
 const LEVELS: &[(&str, &str)] = &[
     ("random", "uniformly random legal moves"),
     ("easy", "MCTS valuing leaves by the Cordots evaluation and a random playout, 0.3 s"),
-    ("medium", "alpha-beta with the Cordots evaluation, 0.5 s"),
-    ("hard", "alpha-beta with the Cordots evaluation, 2 s"),
-    ("expert", "alpha-beta with the Cordots evaluation, 5 s"),
+    ("medium", "alpha-beta with capture quiescence and the tie-breaker-aware Cordots evaluation, 0.5 s"),
+    ("hard", "alpha-beta with capture quiescence and the tie-breaker-aware Cordots evaluation, 1 s"),
+    ("expert", "alpha-beta with capture quiescence and the tie-breaker-aware Cordots evaluation, 2 s"),
 ];
 
 pub fn levels() -> Vec<LevelSpec> {
@@ -261,9 +261,9 @@ pub fn new_agent(level: &str, seed: u64) -> Option<Box<dyn Agent<Cordots>>> {
     Some(match level {
         "random" => Box::new(RandomAgent::<Cordots>::new(seed)),
         "easy" => Box::new(mcts(300, seed)),
-        "medium" => Box::new(alphabeta(500)),
-        "hard" => Box::new(alphabeta(2_000)),
-        "expert" => Box::new(alphabeta(5_000)),
+        "medium" => Box::new(searcher(500)),
+        "hard" => Box::new(searcher(1_000)),
+        "expert" => Box::new(searcher(2_000)),
         // The plain-UCT baselines (`uct:MS`, `uct-iter:N`) every game accepts.
         _ => return tabula_ai::levels::plain_uct(level, seed),
     })
@@ -320,7 +320,7 @@ mod tests {
             assert!(moves.contains(&m), "{id} chose {m:?}");
         }
         assert!(new_agent("grandmaster", 1).is_none());
-        // The strongest level thinks 5 s, but a shot clock's deadline wins.
+        // The strongest level thinks 2 s, but a shot clock's deadline wins.
         let mut expert = new_agent("expert", 1).unwrap();
         let began = std::time::Instant::now();
         let ctx = ThinkContext { deadline: Some(began + Duration::from_millis(100)), ..ThinkContext::default() };
