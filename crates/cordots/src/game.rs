@@ -314,6 +314,15 @@ impl Cordots {
         Status::Ongoing
     }
 
+    /// The same position as if `plies` plies had been played to reach it
+    /// (for AI tests near the untimed cap); the status is judged anew.
+    #[cfg(test)]
+    pub(crate) fn with_plies(mut self, plies: u32) -> Cordots {
+        self.plies = plies;
+        self.status = self.judge();
+        self
+    }
+
     /// How often the current position has occurred (1 the first time).
     pub fn repetitions(&self) -> usize {
         // The hash holds the side to move, so only every other entry can match.

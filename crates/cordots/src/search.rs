@@ -390,3 +390,69 @@ impl Agent<Cordots> for Searcher {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::CordotsOptions;
+
+    fn pos(p: &str) -> Cordots {
+        Cordots::from_position(p, &CordotsOptions::default()).unwrap()
+    }
+
+    fn best(g: &Cordots, depth: u32) -> String {
+        let config = SearchConfig { time: None, max_depth: depth, tt_bits: 12, ..SearchConfig::default() };
+        let mut s = Searcher::new(config, CordotsEval::default());
+        g.format_move(s.search(g, &ThinkContext::default()))
+    }
+
+    /// d3-d4 takes a black Victim (c4); e4-e5 takes two black Capturers
+    /// (e6 with e7, f5 with g5). Victims stand 2 to 2.
+    const CHOICE: &str = "v6c/4C3/4c3/5cC1/1Cv1C3/3C4/8/V6V w 0 0";
+
+    #[test]
+    fn takes_more_material_far_from_the_cap() {
+        assert_eq!(best(&pos(CHOICE), 2), "e4-e5");
+    }
+
+    #[test]
+    fn takes_the_tie_breaker_win_at_the_cap() {
+        // The move reaches ply 300: only the Victim capture wins there.
+        let g = pos(CHOICE).with_plies(299);
+        assert_eq!(best(&g, 1), "d3-d4");
+        assert_eq!(best(&g, 3), "d3-d4");
+    }
+
+    #[test]
+    fn near_the_cap_a_victim_is_worth_more_than_two_capturers() {
+        // Beyond the search's reach of the cap, the evaluation must see it.
+        let g = pos(CHOICE).with_plies(280);
+        assert_eq!(best(&g, 2), "d3-d4");
+    }
+
+    #[test]
+    fn does_not_sacrifice_two_victims_for_a_capturer() {
+        // b7-b8 would force the sacrifice: b8 goes, a1 becomes a Capturer.
+        let g = pos("c7/1V6/8/8/8/8/4v3/V3C2c w 1 0");
+        let sq = |s| crate::bitboard::parse_square(s).unwrap();
+        assert!(g.resolve(sq("b7"), sq("b8")).sacrifice);
+        for depth in 1..=4 {
+            let m = best(&g, depth);
+            assert!(!m.contains('='), "depth {depth} chose {m}");
+        }
+    }
+
+    #[test]
+    fn quiescence_sees_the_recapture() {
+        // e3-e4 takes e5 (with e6), but then f3-e3 takes d3 (with c3) and
+        // e2 (with e1): two Victims for a Capturer. At depth 1 only the
+        // capture search sees it.
+        let g = pos("7c/8/4C3/4c3/8/2cVCc2/4V3/C3c3 w 0 0");
+        let config =
+            SearchConfig { time: None, max_depth: 1, tt_bits: 12, quiescence: false, ..SearchConfig::default() };
+        let mut plain = Searcher::new(config.clone(), CordotsEval::default());
+        assert_eq!(g.format_move(plain.search(&g, &ThinkContext::default())), "e3-e4");
+        let mut q = Searcher::new(SearchConfig { quiescence: true, ..config }, CordotsEval::default());
+        assert_ne!(g.format_move(q.search(&g, &ThinkContext::default())), "e3-e4");
+    }
+}

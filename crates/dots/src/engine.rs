@@ -796,10 +796,16 @@ impl Dots {
         }
         let mut open_found = false;
         let mut chunk = 8;
-        while (unresolved > 1 || (unresolved == 1 && open_found)) && chunk < 1 << 24 {
+        // Exactly one piece is open, so the walks can stop as soon as the
+        // open one is known or only one piece is left unknown.
+        let undecided = |unresolved: usize, open_found: bool| unresolved > 1 || (unresolved == 1 && open_found);
+        while undecided(unresolved, open_found) && chunk < 1 << 24 {
             for g in 0..count {
                 if traces[g].state != TRACING {
                     continue;
+                }
+                if !undecided(unresolved, open_found) {
+                    break;
                 }
                 self.advance(&mut traces[g], c, color, chunk);
                 let seen = traces[g].seen;
@@ -809,8 +815,8 @@ impl Dots {
                     }
                 }
                 open_found |= traces[g].state == OPEN;
+                unresolved = traces.iter().take(count).filter(|t| t.state == TRACING).count();
             }
-            unresolved = traces.iter().take(count).filter(|t| t.state == TRACING).count();
             chunk *= 2;
         }
         let mut captured = false;
