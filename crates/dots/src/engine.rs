@@ -503,6 +503,7 @@ impl Dots {
     /// Whether `leader`'s lead is protected: the trailer could not even
     /// level the score by capturing every ungrounded dot of the leader and
     /// winning back its dots from the leader's ungrounded territory.
+    #[inline]
     pub fn lead_protected(&self, leader: Player) -> bool {
         let (l, t) = (leader.index(), leader.other().index());
         let u = self.active[l] - self.grounded_active[l];
@@ -527,6 +528,7 @@ impl Dots {
     }
 
     /// The status if the game were played under `format`/`stage`.
+    #[inline]
     pub fn status_under(&self, format: Format, stage: Stage) -> Status {
         let leader = self.leader();
         if self.free == 0 {
@@ -719,11 +721,9 @@ impl Dots {
             let (mut touches, mut lifts) = (false, false);
             for d in [0usize, 2, 4, 6] {
                 let nv = self.cells[(c as isize + self.offsets[d]) as usize];
-                if nv & OUTSIDE != 0 || (nv & GROUNDED != 0 && is_solid(nv, color)) {
-                    touches = true;
-                } else if is_solid(nv, color) {
-                    lifts = true;
-                }
+                let solid = is_solid(nv, color);
+                touches |= (nv & OUTSIDE != 0) | (solid & (nv & GROUNDED != 0));
+                lifts |= solid & (nv & GROUNDED == 0);
             }
             if touches {
                 if lifts {
