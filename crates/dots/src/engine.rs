@@ -655,7 +655,7 @@ impl Dots {
         self.set_wall(c, color, true);
 
         let mask = self.ring_mask(c, color) as usize;
-        let groups = RING_GROUPS[mask];
+        let groups = &RING_GROUPS[mask];
         let count = groups[0] as usize;
         let mut captured = false;
         self.scratch.make_room(self.cells.len());
@@ -686,12 +686,10 @@ impl Dots {
             }
             // Hang the new dot and the other chains under the first chain's
             // root, so trees stay shallow.
-            let top = self.find(roots[0]);
+            // The roots are still roots: nothing above linked chains.
+            let top = roots[0];
             for &r in roots.iter().take(count).skip(1) {
-                let rc = self.find(r);
-                if rc != top {
-                    self.chain[rc] = top as u16;
-                }
+                self.chain[r] = top as u16;
             }
             self.chain[c] = top as u16;
         } else if mask != 0 {
