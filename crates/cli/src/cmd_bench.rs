@@ -33,14 +33,17 @@ pub fn run(args: Args) -> Result<ExitCode> {
             "{}",
             serde_json::json!({
                 "game": game.id(), "games": r.games, "plies": r.plies, "seconds": r.seconds,
+                "cpu_seconds": r.cpu_seconds,
                 "playouts_per_second": r.games_per_second(), "plies_per_second": r.plies_per_second(),
+                "playouts_per_cpu_second": r.games_per_cpu_second(),
+                "plies_per_cpu_second": r.plies_per_cpu_second(),
             })
         );
     } else {
         println!("game:               {}", game.id());
-        println!("playouts:           {} in {:.2} s", r.games, r.seconds);
-        println!("playouts / second:  {:.0}", r.games_per_second());
-        println!("plies / second:     {:.0}", r.plies_per_second());
+        println!("playouts:           {} in {:.2} s ({:.2} s of CPU)", r.games, r.seconds, r.cpu_seconds);
+        println!("playouts / second:  {:.0} ({:.0} per CPU second)", r.games_per_second(), r.games_per_cpu_second());
+        println!("plies / second:     {:.0} ({:.0} per CPU second)", r.plies_per_second(), r.plies_per_cpu_second());
         println!("plies / playout:    {:.1}", r.plies as f64 / r.games as f64);
     }
     Ok(ExitCode::SUCCESS)

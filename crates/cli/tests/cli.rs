@@ -120,6 +120,10 @@ fn bench_reports_playouts_and_plies_per_second() {
     let j = json(&o);
     assert!(j["playouts_per_second"].as_f64().unwrap() > 0.0);
     assert!(j["plies_per_second"].as_f64().unwrap() > 0.0);
+    // CPU time is at most the wall time (one thread), so the CPU rate is at least the wall rate.
+    let cpu = j["cpu_seconds"].as_f64().unwrap();
+    assert!(cpu > 0.0 && cpu <= j["seconds"].as_f64().unwrap() + 0.01, "{j}");
+    assert!(j["playouts_per_cpu_second"].as_f64().unwrap() >= j["playouts_per_second"].as_f64().unwrap() * 0.99);
 }
 
 fn play(args: &[&str], input: &str) -> Output {

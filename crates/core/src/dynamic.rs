@@ -65,7 +65,11 @@ pub trait DynGame: Send + Sync {
 pub struct BenchReport {
     pub games: u64,
     pub plies: u64,
+    /// Wall-clock time.
     pub seconds: f64,
+    /// CPU time of the benchmarking thread: the fair figure on a busy
+    /// machine, where other work steals wall-clock time.
+    pub cpu_seconds: f64,
 }
 
 impl BenchReport {
@@ -74,6 +78,12 @@ impl BenchReport {
     }
     pub fn plies_per_second(&self) -> f64 {
         self.plies as f64 / self.seconds
+    }
+    pub fn games_per_cpu_second(&self) -> f64 {
+        self.games as f64 / self.cpu_seconds.max(1e-9)
+    }
+    pub fn plies_per_cpu_second(&self) -> f64 {
+        self.plies as f64 / self.cpu_seconds.max(1e-9)
     }
 }
 
@@ -318,6 +328,7 @@ impl<G: GameMeta> DynGame for Entry<G> {
         let mut state = start.clone();
         let (mut games, mut plies) = (0u64, 0u64);
         let began = std::time::Instant::now();
+        let cpu = cpu_time::ThreadTime::now();
         loop {
             state.clone_from(&start);
             plies += state.random_playout(&mut rng, &mut moves, u32::MAX) as u64;
@@ -326,7 +337,8 @@ impl<G: GameMeta> DynGame for Entry<G> {
                 break;
             }
         }
-        Ok(BenchReport { games, plies, seconds: began.elapsed().as_secs_f64() })
+        let cpu_seconds = cpu.elapsed().as_secs_f64();
+        Ok(BenchReport { games, plies, seconds: began.elapsed().as_secs_f64(), cpu_seconds })
     }
     fn self_check(&self, options: &[(String, String)], seed: u64, max_plies: u32) -> Result<u32, String> {
         let o = self.parse_options(options).map_err(|e| e.to_string())?;
