@@ -792,6 +792,15 @@ impl Dots {
         if unresolved < 2 {
             return false;
         }
+        // A single point walled on all four sides is an enclosed piece
+        // without a walk: the commonest capture and empty base by far.
+        for g in 0..count {
+            let n = (c as isize + self.offsets[groups[1 + g] as usize]) as usize;
+            if class[g] == g && self.ring_mask(n, color) & 0x55 == 0x55 {
+                traces[g].state = ENCLOSED;
+                unresolved -= 1;
+            }
+        }
         let mut open_found = false;
         let mut chunk = 8;
         // Exactly one piece is open, so the walks can stop as soon as the
