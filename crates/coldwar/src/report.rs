@@ -1,7 +1,7 @@
 //! What `tabula solve coldwar` prints, and facts about the solution.
 
 use crate::board::{ColdWar, BOARDS};
-use crate::solve::{Table, Value};
+use crate::solve::{Table, TableCensus};
 use serde_json::{json, Value as Json};
 use tabula_core::{Game, Player};
 
@@ -30,29 +30,26 @@ pub fn solve_report(table: &Table, game: &ColdWar) -> Json {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct ReachableCensus {
     pub positions: u64,
-    pub wins: u64,
-    pub losses: u64,
-    pub draws: u64,
+    /// Their values: wins, losses, draws, the longest forced win and the
+    /// longest loss among them.
+    pub values: TableCensus,
     /// Of those, finished boards (one side holds every square).
     pub finished: u64,
     /// The most plies needed to reach any of them.
     pub depth: u32,
-    /// The longest forced win and the longest loss among them.
-    pub longest_win: u32,
-    pub longest_loss: u32,
 }
 
 impl ReachableCensus {
     pub fn to_json(&self) -> Json {
         json!({
             "positions": self.positions,
-            "wins": self.wins,
-            "losses": self.losses,
-            "draws": self.draws,
+            "wins": self.values.wins,
+            "losses": self.values.losses,
+            "draws": self.values.draws,
             "finished": self.finished,
             "depth": self.depth,
-            "longest_win": self.longest_win,
-            "longest_loss": self.longest_loss,
+            "longest_win": self.values.longest_win,
+            "longest_loss": self.values.longest_loss,
         })
     }
 }
@@ -80,18 +77,7 @@ pub fn reachable_census(table: &Table) -> ReachableCensus {
             let side = Player::from_index((k % 2) as usize);
             let board = ColdWar::bare((k / 2) as u32, side);
             census.positions += 1;
-            let eval = table.eval(&board);
-            match eval.value {
-                Value::Win => {
-                    census.wins += 1;
-                    census.longest_win = census.longest_win.max(eval.plies);
-                }
-                Value::Loss => {
-                    census.losses += 1;
-                    census.longest_loss = census.longest_loss.max(eval.plies);
-                }
-                Value::Draw => census.draws += 1,
-            }
+            census.values.count(table.eval(&board));
             if board.status().is_over() {
                 census.finished += 1;
                 continue;

@@ -185,18 +185,7 @@ impl Table {
     pub fn census(&self) -> TableCensus {
         let mut c = TableCensus::default();
         for &b in &self.bytes {
-            let e = decode(b);
-            match e.value {
-                Value::Win => {
-                    c.wins += 1;
-                    c.longest_win = c.longest_win.max(e.plies);
-                }
-                Value::Loss => {
-                    c.losses += 1;
-                    c.longest_loss = c.longest_loss.max(e.plies);
-                }
-                Value::Draw => c.draws += 1,
-            }
+            c.count(decode(b));
         }
         c
     }
@@ -212,6 +201,23 @@ pub struct TableCensus {
     pub longest_win: u32,
     /// The most plies any lost position lasts.
     pub longest_loss: u32,
+}
+
+impl TableCensus {
+    /// Count one position of this value.
+    pub fn count(&mut self, e: Eval) {
+        match e.value {
+            Value::Win => {
+                self.wins += 1;
+                self.longest_win = self.longest_win.max(e.plies);
+            }
+            Value::Loss => {
+                self.losses += 1;
+                self.longest_loss = self.longest_loss.max(e.plies);
+            }
+            Value::Draw => self.draws += 1,
+        }
+    }
 }
 
 /// How many threads the solve uses.

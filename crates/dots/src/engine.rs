@@ -682,7 +682,7 @@ impl Dots {
                     }
                 }
             } else {
-                captured = self.split_open_region(c, color, &groups, &roots);
+                captured = self.split_open_region(c, color, groups, &roots);
             }
             // Hang the new dot and the other chains under the first chain's
             // root, so trees stay shallow.
