@@ -36,12 +36,16 @@ pub struct Args {
     json: bool,
 }
 
-/// One finished game: A's score (1, 0.5, 0), whether A moved first, plies.
+/// One finished game: A's score (1, 0.5, 0), whether A moved first, plies,
+/// how it ended, and the game's own points (A's, B's) for games that keep
+/// a score.
 #[derive(Clone, Copy)]
 struct GameResult {
     a_score: f64,
     a_first: bool,
     plies: u32,
+    reason: &'static str,
+    points: Option<[i32; 2]>,
 }
 
 fn strip_ai(spec: &str) -> &str {
@@ -72,7 +76,8 @@ fn play_one(
     }
     let outcome = state.status().outcome().expect("the game is over");
     let a_player = if a_first { Player::First } else { Player::Second };
-    Ok(GameResult { a_score: outcome.score_for(a_player), a_first, plies })
+    let points = state.score().map(|p| [p[a_player.index()], p[a_player.other().index()]]);
+    Ok(GameResult { a_score: outcome.score_for(a_player), a_first, plies, reason: outcome.reason, points })
 }
 
 /// Elo difference for a score fraction.
@@ -155,6 +160,20 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let first_score = results.iter().filter(|r| r.a_first).map(|r| r.a_score).sum::<f64>();
     let first_games = results.iter().filter(|r| r.a_first).count();
     let avg_plies = results.iter().map(|r| r.plies as f64).sum::<f64>() / n;
+    // How the games ended, commonest first.
+    let mut endings: Vec<(&str, usize)> = Vec::new();
+    for r in &results {
+        match endings.iter_mut().find(|(reason, _)| *reason == r.reason) {
+            Some(e) => e.1 += 1,
+            None => endings.push((r.reason, 1)),
+        }
+    }
+    endings.sort_by(|x, y| y.1.cmp(&x.1).then(x.0.cmp(y.0)));
+    let scored: Vec<[i32; 2]> = results.iter().filter_map(|r| r.points).collect();
+    let avg_points = (!scored.is_empty()).then(|| {
+        let k = scored.len() as f64;
+        [scored.iter().map(|p| p[0] as f64).sum::<f64>() / k, scored.iter().map(|p| p[1] as f64).sum::<f64>() / k]
+    });
     if args.json {
         println!(
             "{}",
@@ -165,6 +184,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 "elo": fmt_elo(mean), "elo_ci95": [fmt_elo(lo), fmt_elo(hi)],
                 "a_score_moving_first": if first_games > 0 { first_score / first_games as f64 } else { f64::NAN },
                 "average_plies": avg_plies, "seed": args.seed,
+                "endings": endings.iter().map(|(r, k)| serde_json::json!({"reason": r, "games": k})).collect::<Vec<_>>(),
+                "average_points": avg_points.map(|[pa, pb]| serde_json::json!({"a": pa, "b": pb})),
             })
         );
     } else {
@@ -181,6 +202,11 @@ pub fn run(args: Args) -> Result<ExitCode> {
             );
         }
         println!("average length: {avg_plies:.1} plies");
+        let list: Vec<String> = endings.iter().map(|(r, k)| format!("{r} {k}")).collect();
+        println!("endings: {}", list.join(", "));
+        if let Some([pa, pb]) = avg_points {
+            println!("average points: A {pa:.1}, B {pb:.1}");
+        }
     }
     Ok(ExitCode::SUCCESS)
 }

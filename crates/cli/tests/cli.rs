@@ -105,12 +105,21 @@ fn match_reports_score_interval_and_elo() {
     assert!((score - (w as f64 + d as f64 / 2.0) / 6.0).abs() < 1e-9);
     let ci = j["score_ci95"].as_array().unwrap();
     assert!(ci[0].as_f64().unwrap() <= score && score <= ci[1].as_f64().unwrap());
+    // Every game is counted under the way it ended.
+    let ended: u64 = j["endings"].as_array().unwrap().iter().map(|e| e["games"].as_u64().unwrap()).sum();
+    assert_eq!(ended, 6, "{j}");
     // The same seed replays the same match.
     let again =
         tabula(&["match", "coldwar", "--a", "uct-iter:40", "--b", "random", "--games", "6", "--jobs", "1", "--json"]);
     assert_eq!(json(&again)["score"], j["score"]);
     let text = tabula(&["match", "coldwar", "--a", "random", "--b", "random", "--games", "2"]);
     assert!(stdout(&text).contains("Elo difference"), "{}", stdout(&text));
+    // A game that keeps a score reports the average points.
+    let dots = tabula(&[
+        "match", "dots", "--a", "random", "--b", "random", "--games", "2", "-o", "width=8", "-o", "height=8", "--json",
+    ]);
+    assert!(dots.status.success(), "{}", stderr(&dots));
+    assert!(json(&dots)["average_points"]["a"].is_number(), "{}", stdout(&dots));
 }
 
 #[test]
