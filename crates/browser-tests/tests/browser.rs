@@ -15,6 +15,15 @@ static ONE_AT_A_TIME: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(())
 const DESKTOP: (u32, u32) = (1280, 1000);
 const PHONE: (u32, u32) = (390, 844);
 
+/// Takes the one-browser-at-a-time lock, then starts a server and a
+/// desktop-sized browser for one test.
+async fn start_desktop() -> Result<(tokio::sync::MutexGuard<'static, ()>, TestServer, Browser)> {
+    let guard = ONE_AT_A_TIME.lock().await;
+    let server = TestServer::start().await?;
+    let browser = Browser::start(DESKTOP.0, DESKTOP.1).await?;
+    Ok((guard, server, browser))
+}
+
 /// Fills the lobby form and creates a game; returns the game id.
 async fn create_game(
     b: &Browser,
@@ -158,9 +167,7 @@ fn pick_coldwar_move(game: &Value) -> String {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn coldwar_full_game_against_the_ai_by_clicking() -> Result<()> {
-    let _guard = ONE_AT_A_TIME.lock().await;
-    let server = TestServer::start().await?;
-    let b = Browser::start(DESKTOP.0, DESKTOP.1).await?;
+    let (_guard, server, b) = start_desktop().await?;
     b.goto(&server.url("/")).await?;
     b.wait("#live-games", 20).await?;
     b.screenshot("lobby").await?;
@@ -209,9 +216,7 @@ async fn coldwar_full_game_against_the_ai_by_clicking() -> Result<()> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn dots_capture_by_clicking_shades_territory_and_scores() -> Result<()> {
-    let _guard = ONE_AT_A_TIME.lock().await;
-    let server = TestServer::start().await?;
-    let b = Browser::start(DESKTOP.0, DESKTOP.1).await?;
+    let (_guard, server, b) = start_desktop().await?;
     create_game(&b, &server, "dots", "hotseat", None, &[]).await?;
     b.wait("svg.dots-board .hit", 10).await?;
     assert_eq!(b.eval("return document.querySelectorAll('svg.dots-board .dot').length;").await?, 4, "the cross");
@@ -244,9 +249,7 @@ async fn dots_capture_by_clicking_shades_territory_and_scores() -> Result<()> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn cumisitha_move_and_promotion_through_the_dialog() -> Result<()> {
-    let _guard = ONE_AT_A_TIME.lock().await;
-    let server = TestServer::start().await?;
-    let b = Browser::start(DESKTOP.0, DESKTOP.1).await?;
+    let (_guard, server, b) = start_desktop().await?;
     create_game(&b, &server, "cumisitha", "hotseat", None, &[]).await?;
     b.wait("svg.cumisitha-board [data-square=e2][data-piece=P]", 10).await?;
     for mv in ["b2b4", "a7a5", "b4a5", "h7h6", "a5a6", "h6h5", "a6b7", "g7g6"] {
@@ -274,9 +277,7 @@ async fn cumisitha_move_and_promotion_through_the_dialog() -> Result<()> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn cordots_capture_by_clicking() -> Result<()> {
-    let _guard = ONE_AT_A_TIME.lock().await;
-    let server = TestServer::start().await?;
-    let b = Browser::start(DESKTOP.0, DESKTOP.1).await?;
+    let (_guard, server, b) = start_desktop().await?;
     // Competitive mode: one 20-minute match clock for both players.
     create_game(&b, &server, "cordots", "hotseat", None, &[("mode", "competitive"), ("minutes", "20")]).await?;
     b.wait("svg.cordots-board [data-square=a1][data-piece=white-capturer]", 10).await?;
@@ -306,9 +307,7 @@ async fn cordots_capture_by_clicking() -> Result<()> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn cordots_back_row_sacrifice_through_the_dialog() -> Result<()> {
-    let _guard = ONE_AT_A_TIME.lock().await;
-    let server = TestServer::start().await?;
-    let b = Browser::start(DESKTOP.0, DESKTOP.1).await?;
+    let (_guard, server, b) = start_desktop().await?;
     create_game(&b, &server, "cordots", "hotseat", None, &[]).await?;
     // Black clears the h-file and waits with pieces on f5 and h5; White's
     // Capturer steps in between them on g5 and dies (to White's reserve);
@@ -339,9 +338,7 @@ async fn cordots_back_row_sacrifice_through_the_dialog() -> Result<()> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_browsers_play_through_an_invite_link() -> Result<()> {
-    let _guard = ONE_AT_A_TIME.lock().await;
-    let server = TestServer::start().await?;
-    let host = Browser::start(DESKTOP.0, DESKTOP.1).await?;
+    let (_guard, server, host) = start_desktop().await?;
     let id = create_timed_game(&host, &server, "coldwar", "invite", None, &[], Some(("5", "2"))).await?;
     let link = host.wait("#invite-link", 10).await?.prop("value").await?.unwrap_or_default();
     assert!(link.contains(&format!("/game/{id}?invite=")), "invite link: {link}");
@@ -405,9 +402,7 @@ async fn two_browsers_play_through_an_invite_link() -> Result<()> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn how_to_play_pages_draw_their_examples() -> Result<()> {
-    let _guard = ONE_AT_A_TIME.lock().await;
-    let server = TestServer::start().await?;
-    let b = Browser::start(DESKTOP.0, DESKTOP.1).await?;
+    let (_guard, server, b) = start_desktop().await?;
     for game in ["coldwar", "cordots", "cumisitha", "dots"] {
         b.goto(&server.url(&format!("/howto/{game}"))).await?;
         b.wait(&format!(".howto[data-game={game}] .example svg.board"), 20).await?;
