@@ -48,6 +48,28 @@ export class BoardBase {
     this.el.replaceChildren(this.render());
   }
 
+  /**
+   * A click on a square of a from-to board (Cordots, Cumisitha). Boards
+   * that use it give `movesFrom(square)`: the legal moves from a square as
+   * [move, from, to, extra]. A click selects a source or plays to a target;
+   * several moves between the same two squares (a promotion, a sacrifice)
+   * are settled by `ask(options)`, which resolves to a move or null.
+   */
+  async clickSquare(square, ask) {
+    if (this.selected) {
+      const options = this.movesFrom(this.selected).filter((m) => m[2] === square);
+      if (options.length === 1) return this.play(options[0][0]);
+      if (options.length > 1) {
+        const picked = await ask(options);
+        if (picked) return this.play(picked);
+        this.selected = null;
+        return this.draw();
+      }
+    }
+    this.selected = this.movesFrom(square).length > 0 && this.selected !== square ? square : null;
+    this.draw();
+  }
+
   /** Subclasses return the SVG (or a wrapper) for this.state. */
   render() {
     throw new Error('render() not implemented');

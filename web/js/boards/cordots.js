@@ -41,26 +41,18 @@ export class CordotsBoard extends BoardBase {
     return this.legalMoves.map((m) => MOVE_RE.exec(m)).filter((m) => m && m[1] === square);
   }
 
-  async click(square) {
-    if (this.selected) {
-      const options = this.movesFrom(this.selected).filter((m) => m[2] === square);
-      if (options.length === 1) return this.play(options[0][0]);
-      if (options.length > 1) {
-        // A forced sacrifice: the mover names the Victim that becomes a Capturer.
-        this.candidates = options.map((m) => m[3]);
-        this.draw();
-        const picked = await choose('Sacrifice: which Victim becomes a Capturer?', options.map((m) => ({
-          label: `Victim on ${m[3]}`,
-          value: m[0],
-        })), { id: 'sacrifice-dialog' });
-        this.candidates = null;
-        if (picked) return this.play(picked);
-        this.selected = null;
-        return this.draw();
-      }
-    }
-    this.selected = this.movesFrom(square).length > 0 && this.selected !== square ? square : null;
-    this.draw();
+  click(square) {
+    return this.clickSquare(square, async (options) => {
+      // A forced sacrifice: the mover names the Victim that becomes a Capturer.
+      this.candidates = options.map((m) => m[3]);
+      this.draw();
+      const picked = await choose('Sacrifice: which Victim becomes a Capturer?', options.map((m) => ({
+        label: `Victim on ${m[3]}`,
+        value: m[0],
+      })), { id: 'sacrifice-dialog' });
+      this.candidates = null;
+      return picked;
+    });
   }
 
   render() {

@@ -21,26 +21,17 @@ export class CumisithaBoard extends BoardBase {
     return this.legalMoves.map((m) => UCI_RE.exec(m)).filter((m) => m && m[1] === square);
   }
 
-  async click(square) {
-    if (this.selected) {
-      const options = this.movesFrom(this.selected).filter((m) => m[2] === square);
-      if (options.length === 1) return this.play(options[0][0]);
-      if (options.length > 1) {
-        const white = this.state.view.to_move === 'white';
-        const picked = await choose('Promote to', ['q', 'r', 'b', 'n']
-          .filter((p) => options.some((m) => m[3] === p))
-          .map((p) => ({
-            label: PIECE_NAMES[p],
-            value: options.find((m) => m[3] === p)[0],
-            icon: pieceIcon(white ? p.toUpperCase() : p),
-          })), { id: 'promotion-dialog' });
-        if (picked) return this.play(picked);
-        this.selected = null;
-        return this.draw();
-      }
-    }
-    this.selected = this.movesFrom(square).length > 0 && this.selected !== square ? square : null;
-    this.draw();
+  click(square) {
+    return this.clickSquare(square, (options) => {
+      const white = this.state.view.to_move === 'white';
+      return choose('Promote to', ['q', 'r', 'b', 'n']
+        .filter((p) => options.some((m) => m[3] === p))
+        .map((p) => ({
+          label: PIECE_NAMES[p],
+          value: options.find((m) => m[3] === p)[0],
+          icon: pieceIcon(white ? p.toUpperCase() : p),
+        })), { id: 'promotion-dialog' });
+    });
   }
 
   render() {
