@@ -763,6 +763,11 @@ impl Dots {
     /// walked.
     fn split_open_region(&mut self, c: usize, color: u8, groups: &[u8; 9], roots: &[usize; 4]) -> bool {
         let count = groups[0] as usize;
+        // Without two segments on one chain the dot closes no cycle: the
+        // common case, decided before any bookkeeping.
+        if (1..count).all(|g| (0..g).all(|h| roots[h] != roots[g])) {
+            return false;
+        }
         // class[g]: the group standing for g's piece.
         let mut class = [0usize, 1, 2, 3];
         let mut any_cycle = false;
