@@ -232,6 +232,11 @@ impl CellList {
         self.len += 1;
     }
     #[inline]
+    fn pop(&mut self) -> Option<usize> {
+        self.len = self.len.checked_sub(1)?;
+        Some(self.items[self.len] as usize)
+    }
+    #[inline]
     fn push_if(&mut self, c: usize, keep: bool) {
         self.items[self.len] = c as u16;
         self.len += keep as usize;
@@ -254,6 +259,14 @@ struct Scratch {
 }
 
 impl Scratch {
+    /// Lists with room for a board of `cells` cells, made when a position
+    /// is made rather than checked on every move.
+    fn for_cells(cells: usize) -> Scratch {
+        let mut scratch = Scratch::default();
+        scratch.make_room(cells);
+        scratch
+    }
+
     fn make_room(&mut self, cells: usize) {
         for list in [&mut self.marked, &mut self.taken, &mut self.comp, &mut self.fresh, &mut self.stack] {
             list.make_room(cells);
@@ -320,7 +333,7 @@ impl Clone for Dots {
             hash: self.hash,
             irregular: self.irregular,
             last: self.last,
-            scratch: Scratch::default(),
+            scratch: Scratch::for_cells(self.cells.len()),
         };
         d.cells.clone_from(&self.cells);
         d.legal.clone_from(&self.legal);
@@ -340,6 +353,7 @@ impl Clone for Dots {
         self.legal_pos.clone_from(&src.legal_pos);
         self.walls.clone_from(&src.walls);
         self.chain.clone_from(&src.chain);
+        self.scratch.make_room(src.cells.len());
         self.offsets = src.offsets;
         self.to_move = src.to_move;
         self.plies = src.plies;
@@ -394,7 +408,7 @@ impl Dots {
             hash: 0,
             irregular: false,
             last: None,
-            scratch: Scratch::default(),
+            scratch: Scratch::for_cells(n),
         }
     }
 
@@ -658,7 +672,6 @@ impl Dots {
         let groups = &RING_GROUPS[mask];
         let count = groups[0] as usize;
         let mut captured = false;
-        self.scratch.make_room(self.cells.len());
         self.scratch.taken.clear();
         self.scratch.marked.clear();
         self.scratch.fresh.clear();
@@ -685,8 +698,8 @@ impl Dots {
                 captured = self.split_open_region(c, color, groups, &roots);
             }
             // Hang the new dot and the other chains under the first chain's
-            // root, so trees stay shallow.
-            // The roots are still roots: nothing above linked chains.
+            // root, so trees stay shallow (the roots found above are still
+            // roots: nothing since has linked chains).
             let top = roots[0];
             for &r in roots.iter().take(count).skip(1) {
                 self.chain[r] = top as u16;
@@ -716,13 +729,7 @@ impl Dots {
             // A lone new dot: grounded when it touches the border or a
             // grounded point of its owner; a flood is only needed when it
             // also touches ungrounded solid points it now grounds.
-            let (mut touches, mut lifts) = (false, false);
-            for d in [0usize, 2, 4, 6] {
-                let nv = self.cells[(c as isize + self.offsets[d]) as usize];
-                let solid = is_solid(nv, color);
-                touches |= (nv & OUTSIDE != 0) | (solid & (nv & GROUNDED != 0));
-                lifts |= solid & (nv & GROUNDED == 0);
-            }
+            let (touches, lifts) = self.grounding_contacts(c, color);
             if touches {
                 if lifts {
                     self.scratch.fresh.push(c);
@@ -770,10 +777,8 @@ impl Dots {
         }
         // class[g]: the group standing for g's piece.
         let mut class = [0usize, 1, 2, 3];
-        let mut any_cycle = false;
         for g in 0..count {
             let shared = (0..count).any(|h| h != g && roots[h] == roots[g]);
-            any_cycle |= shared;
             if !shared {
                 let (a, b) = (class[g], class[(g + 1) % count]);
                 for k in class.iter_mut().take(count) {
@@ -782,9 +787,6 @@ impl Dots {
                     }
                 }
             }
-        }
-        if !any_cycle {
-            return false;
         }
         let mut traces = [Trace::default(); 4];
         let mut unresolved = 0;
@@ -1075,6 +1077,21 @@ impl Dots {
         self.scratch.comp = comp;
     }
 
+    /// Whether the point `c` of `color` touches the border or a grounded
+    /// solid point of `color` (so it is grounded), and whether it touches an
+    /// ungrounded solid point of `color` (which it would then ground too).
+    #[inline]
+    fn grounding_contacts(&self, c: usize, color: u8) -> (bool, bool) {
+        let (mut touches, mut lifts) = (false, false);
+        for d in [0usize, 2, 4, 6] {
+            let nv = self.cells[(c as isize + self.offsets[d]) as usize];
+            let solid = is_solid(nv, color);
+            touches |= (nv & OUTSIDE != 0) | (solid & (nv & GROUNDED != 0));
+            lifts |= solid & (nv & GROUNDED == 0);
+        }
+        (touches, lifts)
+    }
+
     /// Ground `color`'s cells that just became solid (listed in `fresh`)
     /// when they touch the border or a grounded cell of `color`.
     fn ground(&mut self, color: u8) {
@@ -1086,20 +1103,14 @@ impl Dots {
             if v & GROUNDED != 0 || !is_solid(v, color) {
                 continue;
             }
-            let touches = [0usize, 2, 4, 6].iter().any(|&d| {
-                let nv = self.cells[(c as isize + self.offsets[d]) as usize];
-                nv & OUTSIDE != 0 || (nv & GROUNDED != 0 && is_solid(nv, color))
-            });
-            if !touches {
+            if !self.grounding_contacts(c, color).0 {
                 continue;
             }
             stack.clear();
             stack.push(c);
             self.cells[c] |= GROUNDED;
             let (mut dots, mut points) = (0, 0);
-            while stack.len > 0 {
-                stack.len -= 1;
-                let x = stack.get(stack.len);
+            while let Some(x) = stack.pop() {
                 let v = self.cells[x];
                 dots += is_active(v, color) as i32;
                 points += (v & (DOT_MASK | CAPTURED) == (enemy | CAPTURED)) as i32;
