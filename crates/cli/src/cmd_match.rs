@@ -48,6 +48,15 @@ struct GameResult {
     points: Option<[i32; 2]>,
 }
 
+impl GameResult {
+    fn a_won(&self) -> bool {
+        self.a_score > 0.75
+    }
+    fn a_lost(&self) -> bool {
+        self.a_score < 0.25
+    }
+}
+
 fn strip_ai(spec: &str) -> &str {
     spec.strip_prefix("ai:").unwrap_or(spec)
 }
@@ -128,10 +137,12 @@ pub fn run(args: Args) -> Result<ExitCode> {
                     Ok(r) => {
                         results.lock().unwrap()[i] = Some(r);
                         let mut t = tally.lock().unwrap();
-                        match r.a_score {
-                            x if x > 0.75 => t.0 += 1,
-                            x if x < 0.25 => t.2 += 1,
-                            _ => t.1 += 1,
+                        if r.a_won() {
+                            t.0 += 1;
+                        } else if r.a_lost() {
+                            t.2 += 1;
+                        } else {
+                            t.1 += 1;
                         }
                         bar.set_message(format!("A +{} ={} -{}", t.0, t.1, t.2));
                         bar.inc(1);
@@ -150,8 +161,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
     }
     let results: Vec<GameResult> = results.into_inner().unwrap().into_iter().flatten().collect();
     let n = results.len() as f64;
-    let wins = results.iter().filter(|r| r.a_score > 0.75).count();
-    let losses = results.iter().filter(|r| r.a_score < 0.25).count();
+    let wins = results.iter().filter(|r| r.a_won()).count();
+    let losses = results.iter().filter(|r| r.a_lost()).count();
     let draws = results.len() - wins - losses;
     let mean = results.iter().map(|r| r.a_score).sum::<f64>() / n;
     let var = if n > 1.0 { results.iter().map(|r| (r.a_score - mean).powi(2)).sum::<f64>() / (n - 1.0) } else { 0.0 };
