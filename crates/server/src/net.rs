@@ -6,8 +6,9 @@
 //!   client is its /64). A connection over the cap gets a 503 JSON answer
 //!   and is closed at once.
 //! - A watchdog per connection closes it when a request's head does not
-//!   arrive within `header_timeout_ms` of its first byte, or when a
-//!   keep-alive connection has no request for `idle_timeout_ms`. Bodies are
+//!   arrive within `header_timeout_ms` of its first byte (or of the
+//!   connection, for the first request), or when a keep-alive connection
+//!   has no request for `idle_timeout_ms`. Bodies are
 //!   timed by the body reader (`http::JsonBody`); WebSockets have their
 //!   own ping (`ws.rs`).
 //! - Requests over the size limits are answered at once, in JSON: 413 for a
@@ -356,8 +357,9 @@ fn closing(mut response: Response) -> Response {
 async fn serve_connection(app: Arc<App>, router: Router, stream: TcpStream, peer: SocketAddr, slot: SlotGuard) {
     let _ = stream.set_nodelay(true);
     let limits = app.cfg.net.clone();
+    // A new connection must send its first request as promptly as a head.
     let state = Arc::new(ConnState {
-        phase: AtomicU8::new(IDLE),
+        phase: AtomicU8::new(HEAD),
         since: AtomicU64::new(app.time.now_ms()),
         changed: Notify::new(),
         time: app.time.clone(),

@@ -2,6 +2,8 @@
 //! HTTP/1.1 client and a WebSocket client.
 #![allow(dead_code)]
 
+pub mod stubborn;
+
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
 use std::path::PathBuf;
@@ -182,4 +184,37 @@ impl Lcg {
         self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
         ((self.0 >> 33) as usize) % n.max(1)
     }
+}
+
+/// A raw connection, to send exactly the bytes a test wants.
+pub async fn raw(base: &str) -> TcpStream {
+    TcpStream::connect(base).await.unwrap()
+}
+
+/// Read until the server closes the connection (`Some(bytes)`), or `None`
+/// if it is still open after `secs` seconds of real time.
+pub async fn read_to_close(s: &mut TcpStream, secs: u64) -> Option<Vec<u8>> {
+    let mut all = Vec::new();
+    let mut buf = [0u8; 4096];
+    let until = tokio::time::Instant::now() + Duration::from_secs(secs);
+    loop {
+        match tokio::time::timeout_at(until, s.read(&mut buf)).await {
+            Err(_) => return None,
+            Ok(Ok(0)) | Ok(Err(_)) => return Some(all),
+            Ok(Ok(n)) => all.extend_from_slice(&buf[..n]),
+        }
+    }
+}
+
+/// True if the connection is still open: nothing closes it within a moment.
+pub async fn still_open(s: &mut TcpStream) -> bool {
+    read_to_close(s, 1).await.is_none()
+}
+
+/// The JSON body and status of a raw HTTP answer.
+pub fn parse_answer(bytes: &[u8]) -> Reply {
+    let text = String::from_utf8_lossy(bytes).to_string();
+    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    let status = head.split_whitespace().nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
+    Reply { status, headers: head.to_string(), body: body.to_string() }
 }
