@@ -496,10 +496,8 @@ async fn position_at(
         }
         (g.game, g.options.clone(), g.moves[..ply].iter().map(|m| m.text.clone()).collect::<Vec<_>>())
     };
-    let mut state = game.new_state(&options)?;
-    for (i, text) in moves.iter().enumerate() {
-        state.play(text).map_err(|e| ApiError::internal(format!("replaying move {} '{text}': {e}", i + 1)))?;
-    }
+    let moves: Vec<&str> = moves.iter().map(String::as_str).collect();
+    let state = game.replay(&options, None, &moves).map_err(|e| ApiError::internal(format!("replaying: {e}")))?;
     Ok(Json(json!({
         "v": 1, "id": id, "ply": ply, "move": moves.last(),
         "state": state.state_json(), "view": state.view(),

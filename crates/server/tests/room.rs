@@ -199,3 +199,32 @@ async fn tokens_paths_and_queries() {
     assert_eq!((missing.status, missing.code().as_str()), (404, "not_found"));
     server.running.shutdown().await.unwrap();
 }
+
+/// Each move carries the notation people read (SAN in Cumisitha), worked
+/// out on the position before it and stored with it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn moves_carry_their_display_notation() {
+    let server = start("display").await;
+    let base = &server.base;
+    let created = create(base, json!({"game": "cumisitha", "seats": [{"kind": "me"}, {"kind": "me"}]})).await;
+    let id = created["game"]["id"].as_str().unwrap();
+    let (white, black) = (created["tokens"]["white"].as_str().unwrap(), created["tokens"]["black"].as_str().unwrap());
+    for (token, mv) in [(white, "e2e4"), (black, "g8f6")] {
+        let r = post(base, &format!("/api/games/{id}/move"), json!({"token": token, "move": mv})).await;
+        assert_eq!(r.status, 200, "{}", r.body);
+    }
+    let g = game(base, id).await;
+    let shown: Vec<&str> = g["moves"].as_array().unwrap().iter().map(|m| m["display"].as_str().unwrap()).collect();
+    assert_eq!(shown, ["e4", "Nf6"]);
+    let db = rusqlite::Connection::open(&server.db).unwrap();
+    let stored: Option<String> =
+        db.query_row("SELECT display FROM moves WHERE game_id = ?1 AND ply = 2", [id], |r| r.get(0)).unwrap();
+    assert_eq!(stored.as_deref(), Some("Nf6"));
+    // Games without a separate notation show the move itself.
+    let created = create(base, json!({"game": "coldwar", "seats": [{"kind": "me"}, {"kind": "me"}]})).await;
+    let id = created["game"]["id"].as_str().unwrap();
+    let x = created["tokens"]["x"].as_str().unwrap();
+    let r = post(base, &format!("/api/games/{id}/move"), json!({"token": x, "move": "b2"})).await.json();
+    assert_eq!(r["game"]["moves"][0]["display"], r["game"]["moves"][0]["move"]);
+    server.running.shutdown().await.unwrap();
+}

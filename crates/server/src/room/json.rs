@@ -94,18 +94,15 @@ impl Room {
                 .iter()
                 .enumerate()
                 .map(|(i, m)| {
-                    let mut v = json!({
+                    json!({
                         "ply": i + 1,
                         "player": players[m.player.index()],
                         "move": m.text,
+                        "display": m.display.as_deref().unwrap_or(&m.text),
                         "at_ms": m.at_ms,
                         "clocks": m.clocks.map(|c| pair_json(players, c)),
                         "score": m.score.map(|s| pair_json(players, s)),
-                    });
-                    if let Some(d) = &m.display {
-                        v["display"] = json!(d);
-                    }
-                    v
+                    })
                 })
                 .collect(),
         )

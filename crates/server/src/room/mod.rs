@@ -167,7 +167,7 @@ pub struct MoveRecord {
     pub player: Player,
     /// The move in the game's notation.
     pub text: String,
-    /// The move as shown to people, when the game has a display notation.
+    /// The move as shown to people (SAN), when it differs from `text`.
     pub display: Option<String>,
     /// When it was played.
     pub at_ms: u64,
@@ -331,12 +331,14 @@ impl Room {
                 return Err(damaged("move log", &format!("ply {} where {} was expected", mv.ply, i + 1)));
             }
             let player = state.to_move();
+            // Games stored before display notations were kept get theirs now.
+            let display = mv.display.clone().or_else(|| Some(state.display_move(&mv.text)).filter(|d| *d != mv.text));
             state.play(&mv.text).map_err(|e| damaged(&format!("move {}", i + 1), &e))?;
             let parse = |s: &Option<String>| s.as_deref().and_then(|s| serde_json::from_str::<Value>(s).ok());
             moves.push(MoveRecord {
                 player,
                 text: mv.text.clone(),
-                display: mv.display.clone(),
+                display,
                 at_ms: mv.at_ms,
                 clocks: parse(&mv.clocks).and_then(|v| json::pair_from_json(players, &v)),
                 score: parse(&mv.score).and_then(|v| json::pair_from_json(players, &v)),

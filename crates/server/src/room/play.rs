@@ -33,6 +33,8 @@ impl Room {
             return Err(RoomError::NotYourTurn { to_move: names[on_move.index()], player: names[player.index()] });
         }
         let canonical = self.m.state.check(text)?;
+        // The notation people read (SAN), from the position before the move.
+        let display = Some(self.m.state.display_move(&canonical)).filter(|d| *d != canonical);
         self.m.play(&canonical, ctx.now)?;
         self.draw_declined = None;
         if self.draw_offer == Some(player.other()) {
@@ -44,7 +46,7 @@ impl Room {
         self.moves.push(MoveRecord {
             player,
             text: canonical,
-            display: None,
+            display,
             at_ms: ctx.now,
             clocks,
             score: self.m.state.score(),

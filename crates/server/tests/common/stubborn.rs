@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use tabula_core::dynamic::DynReplayed;
 use tabula_core::record::GameLog;
 use tabula_core::{
-    BenchReport, DynAgent, DynGame, DynState, LevelSpec, OptionSpec, Registry, TabulaError, ThinkContext,
+    DynAgent, DynGame, DynState, LevelSpec, OptionSpec, RandomPlayout, Registry, TabulaError, ThinkContext,
 };
 
 /// Counters the test reads and moves.
@@ -103,17 +103,19 @@ impl DynGame for Stubborn {
     fn export(&self, log: &GameLog) -> Result<String, TabulaError> {
         self.inner.export(log)
     }
-    fn replay(&self, text: &str) -> Result<Vec<DynReplayed>, TabulaError> {
-        self.inner.replay(text)
+    fn import(&self, text: &str) -> Result<Vec<DynReplayed>, TabulaError> {
+        self.inner.import(text)
     }
-    fn bench(&self, options: &[(String, String)], seconds: f64, seed: u64) -> Result<BenchReport, TabulaError> {
-        self.inner.bench(options, seconds, seed)
+    fn replay(
+        &self,
+        options: &[(String, String)],
+        start: Option<&str>,
+        moves: &[&str],
+    ) -> Result<Box<dyn DynState>, TabulaError> {
+        self.inner.replay(options, start, moves)
     }
-    fn self_check(&self, options: &[(String, String)], seed: u64, max_plies: u32) -> Result<u32, String> {
-        self.inner.self_check(options, seed, max_plies)
-    }
-    fn feed_parsers(&self, text: &str) -> usize {
-        self.inner.feed_parsers(text)
+    fn random_playout(&self, options: &[(String, String)], seed: u64) -> Result<RandomPlayout, TabulaError> {
+        self.inner.random_playout(options, seed)
     }
     fn describe(&self) -> Value {
         let mut v = self.inner.describe();
