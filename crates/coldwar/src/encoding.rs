@@ -14,7 +14,8 @@
 //! **Observation**: 8 planes of 3×3 (row 0 is rank 1, column 0 file a),
 //! from the point of view of `player`: see [`PLANES`].
 
-use crate::board::{ColdWar, Move, Square};
+use crate::board::{cells_of_index, code, ColdWar, Move, Square, BOARDS, POW7};
+use crate::solve::{Eval, Table};
 use tabula_core::encoding::Encoding;
 use tabula_core::{Game, NoOptions, Player};
 
@@ -50,6 +51,29 @@ fn direction(s: Square, t: Square) -> Option<u32> {
     (0..4).find(|&d| neighbour(s, d) == Some(t)).map(|d| d as u32)
 }
 
+/// The solution's entry for board `index` (see [`ColdWar::board_index`])
+/// with X to move, or `None` when `index >= BOARDS`. A position with O to
+/// move has the value of the colour-swapped board with X to move
+/// ([`swapped_board_index`]).
+pub fn table_entry(table: &Table, index: u32) -> Option<Eval> {
+    (index < BOARDS).then(|| table.eval_cells(&cells_of_index(index), Player::First))
+}
+
+/// The board index of the position with the colours swapped: X's bases
+/// become O's and O's become X's.
+pub fn swapped_board_index(game: &ColdWar) -> u32 {
+    game.cells().iter().zip(POW7).map(|(&c, w)| code(-c) as u32 * w).sum()
+}
+
+/// The index into the solution (X to move) that holds the value of this
+/// position for its side to move.
+pub fn table_index(game: &ColdWar) -> u32 {
+    match game.to_move() {
+        Player::First => game.board_index(),
+        Player::Second => swapped_board_index(game),
+    }
+}
+
 impl Encoding for ColdWar {
     fn observation_planes() -> &'static [&'static str] {
         &PLANES
@@ -61,6 +85,10 @@ impl Encoding for ColdWar {
 
     fn observation_shape(_options: &NoOptions) -> [usize; 3] {
         [PLANES.len(), 3, 3]
+    }
+
+    fn max_game_length(_options: &NoOptions) -> Option<u32> {
+        Some(crate::board::PLY_CAP)
     }
 
     fn action_of(&self, mv: Move) -> Option<u32> {
@@ -122,6 +150,14 @@ mod tests {
         for seed in 0..30 {
             check_encoding(&start, seed, 300, 1).unwrap();
         }
+    }
+
+    #[test]
+    fn the_table_index_swaps_colours_for_o() {
+        let g = ColdWar::from_position("X3.O1/.X1./... O", &NoOptions).unwrap();
+        let swapped = ColdWar::from_position("O3.X1/.O1./... X", &NoOptions).unwrap();
+        assert_eq!(table_index(&g), swapped.board_index());
+        assert_eq!(table_index(&swapped), swapped.board_index());
     }
 
     #[test]

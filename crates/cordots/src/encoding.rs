@@ -73,6 +73,10 @@ impl Encoding for Cordots {
         [PLANES.len(), 8, 8]
     }
 
+    fn max_game_length(options: &Self::Options) -> Option<u32> {
+        options.ply_cap()
+    }
+
     fn action_of(&self, mv: Move) -> Option<u32> {
         if mv.from >= 64 || mv.to >= 64 {
             return None;

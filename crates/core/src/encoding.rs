@@ -30,6 +30,11 @@ pub trait Encoding: Game {
     /// The observation shape `[planes, rows, columns]` under `options`.
     fn observation_shape(options: &Self::Options) -> [usize; 3];
 
+    /// An upper bound on the plies of a game from the start position under
+    /// `options`, or `None` when the rules set none (a game that ends only
+    /// by a clock, say).
+    fn max_game_length(options: &Self::Options) -> Option<u32>;
+
     /// The number of `f32` elements of one observation.
     fn observation_len(options: &Self::Options) -> usize {
         Self::observation_shape(options).iter().product()
@@ -111,7 +116,11 @@ pub fn check_encoding<G: Encoding>(start: &G, seed: u64, max_plies: u32, full_ev
                 }
             }
             if decoded != moves.len() {
-                return Err(format!("{}: {decoded} actions decode to legal moves, {} legal moves", here(), moves.len()));
+                return Err(format!(
+                    "{}: {decoded} actions decode to legal moves, {} legal moves",
+                    here(),
+                    moves.len()
+                ));
             }
             if state.move_of(space as u32).is_some() || state.move_of(u32::MAX).is_some() {
                 return Err(format!("{}: an action outside the space decodes to a move", here()));
@@ -122,6 +131,11 @@ pub fn check_encoding<G: Encoding>(start: &G, seed: u64, max_plies: u32, full_ev
             state.write_observation(player, &mut obs);
             if let Some(i) = obs.iter().position(|v| !v.is_finite()) {
                 return Err(format!("{}: observation element {i} for {player:?} is not written", here()));
+            }
+        }
+        if let Some(max) = G::max_game_length(&options) {
+            if plies > max {
+                return Err(format!("{}: the game is longer than its maximum length {max}", here()));
             }
         }
         if moves.is_empty() || plies >= max_plies {

@@ -161,6 +161,12 @@ impl Encoding for Cumisitha {
         [PLANES.len(), 8, 8]
     }
 
+    fn max_game_length(_options: &NoOptions) -> Option<u32> {
+        // Only a capture (at most 30) or a pawn step (at most 6 per pawn)
+        // resets the counter, and 100 plies without one end the game.
+        Some((30 + 16 * 6 + 1) * rules::COUNTER_LIMIT as u32)
+    }
+
     fn action_of(&self, mv: Move) -> Option<u32> {
         let from = mv.from as usize;
         let to = self.shown_to(mv) as usize;

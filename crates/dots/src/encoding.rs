@@ -43,6 +43,11 @@ impl Encoding for Dots {
         [PLANES.len(), h, w]
     }
 
+    fn max_game_length(options: &DotsOptions) -> Option<u32> {
+        // Every move fills a point.
+        Some(Self::num_distinct_actions(options) as u32)
+    }
+
     fn action_of(&self, mv: Point) -> Option<u32> {
         let (x, y) = self.xy(mv);
         self.point(x, y).filter(|&p| p == mv)?;
