@@ -5,11 +5,12 @@
 //!   cargo run --release -p tabula-server --example flood -- --attackers 20000 --games 100 --seconds 60
 //!
 //! The attacker runs in a child process (this example again, with
-//! `--attack`), from 100 loopback addresses (127.1.0.x, 200 connections
-//! each, under the per-address cap): a third of its connections send
+//! `--attack`), from 400 loopback addresses (127.1.x.y, 50 connections
+//! each, under the per-address caps): a third of its connections send
 //! nothing, a third send half a request head, a third a head and half a
-//! body. The server closes them at its timeouts and the attacker opens them
-//! again at once, so about `--attackers` are held all the time. The players
+//! body. The server closes them at its timeouts (or, at its connection cap,
+//! the oldest first) and the attacker opens each again within half a
+//! second, so about `--attackers` are held all the time. The players
 //! come from addresses of their own (127.2.x.y), two WebSocket clients per
 //! game, each moving 1 to 3 s after its turn comes. A prober asks
 //! `/api/health` every 100 ms from 127.3.0.1. The server runs with its
@@ -25,7 +26,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::{TcpListener, TcpSocket, TcpStream};
+use tokio::net::{TcpSocket, TcpStream};
 use tokio_tungstenite::tungstenite::Message;
 
 type Socket = tokio_tungstenite::WebSocketStream<TcpStream>;
@@ -67,10 +68,12 @@ async fn attack(to: SocketAddr, n: usize, seconds: u64) {
     let until = Instant::now() + Duration::from_secs(seconds);
     for i in 0..n {
         let (held, opened) = (held.clone(), opened.clone());
-        let from = Ipv4Addr::new(127, 1, 0, (i / 200 + 1) as u8);
+        // 50 connections per address, under the per-address caps.
+        let from = Ipv4Addr::new(127, 1, (i / 50 / 250) as u8, (i / 50 % 250 + 1) as u8);
         tokio::spawn(async move {
             // Spread the first wave over a second.
             tokio::time::sleep(Duration::from_micros((i as u64 * 50) % 1_000_000)).await;
+            let mut rng = i as u64 * 0x9E37_79B9_7F4A_7C15 + 1;
             while Instant::now() < until {
                 let Ok(mut s) = connect_from(from, to).await else {
                     tokio::time::sleep(Duration::from_millis(200)).await;
@@ -93,6 +96,11 @@ async fn attack(to: SocketAddr, n: usize, seconds: u64) {
                     }
                 }
                 held.fetch_sub(1, Ordering::Relaxed);
+                // Open it again soon, at a random moment within half a second.
+                rng ^= rng << 13;
+                rng ^= rng >> 7;
+                rng ^= rng << 17;
+                tokio::time::sleep(Duration::from_millis(rng % 500)).await;
             }
         });
     }
@@ -275,12 +283,17 @@ fn main() {
     runtime.block_on(async move {
         let db = std::env::temp_dir().join(format!("tabula-flood-{}.sqlite3", std::process::id()));
         let _ = std::fs::remove_file(&db);
-        let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
-        let server = tabula_server::start_with(listener, tabula_server::Config::new(&db)).await.expect("start");
+        let listener = tabula_server::listen("127.0.0.1:0").await.expect("listen");
+        // The players and the prober share this process's descriptors with
+        // the server: keep room for them under the server's connection cap.
+        let mut config = tabula_server::Config::new(&db);
+        config.net.max_connections =
+            tabula_server::default_max_connections().saturating_sub(4 * args.games + 200).max(64);
+        let server = tabula_server::start_with(listener, config).await.expect("start");
         let to = server.addr;
         println!(
             "server on {to}, {} connections allowed in total; {} attacker connections, {} paced games, {} s",
-            tabula_server::default_max_connections(),
+            tabula_server::default_max_connections().saturating_sub(4 * args.games + 200).max(64),
             args.attackers,
             args.games,
             args.seconds

@@ -331,8 +331,12 @@ impl Room {
                 return Err(damaged("move log", &format!("ply {} where {} was expected", mv.ply, i + 1)));
             }
             let player = state.to_move();
-            // Games stored before display notations were kept get theirs now.
-            let display = mv.display.clone().or_else(|| Some(state.display_move(&mv.text)).filter(|d| *d != mv.text));
+            // Moves stored before display notations were kept get theirs now.
+            let display = match &mv.display {
+                Some(d) => Some(d.clone()),
+                None => Some(state.display_move(&mv.text)),
+            }
+            .filter(|d| *d != mv.text);
             state.play(&mv.text).map_err(|e| damaged(&format!("move {}", i + 1), &e))?;
             let parse = |s: &Option<String>| s.as_deref().and_then(|s| serde_json::from_str::<Value>(s).ok());
             moves.push(MoveRecord {
@@ -557,7 +561,8 @@ impl Room {
                     game_id: self.id.clone(),
                     ply: (snapshot.moves + i + 1) as u32,
                     text: m.text.clone(),
-                    display: m.display.clone(),
+                    // Stored even when it is the move itself, so loading never works it out again.
+                    display: Some(m.display.clone().unwrap_or_else(|| m.text.clone())),
                     at_ms: m.at_ms,
                     clocks: m.clocks.map(|c| json::pair_json(players, c).to_string()),
                     score: m.score.map(|s| json::pair_json(players, s).to_string()),
