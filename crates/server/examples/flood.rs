@@ -19,14 +19,17 @@
 //! Needs about attackers + 4 x games + 500 file descriptors in each
 //! process; run as root it raises its own limit, else raise `ulimit -n`.
 
-use futures_util::{SinkExt, StreamExt};
-use serde_json::{json, Value};
-use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+mod common;
+
+use common::{connect_from, cpu_seconds, load_average, next_json, percentile, request};
+use futures_util::SinkExt;
+use serde_json::json;
+use std::net::{Ipv4Addr, SocketAddr};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::{TcpSocket, TcpStream};
+use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
 
 type Socket = tokio_tungstenite::WebSocketStream<TcpStream>;
@@ -53,12 +56,6 @@ fn parse_args() -> Result<Args, String> {
         }
     }
     Ok(a)
-}
-
-async fn connect_from(from: Ipv4Addr, to: SocketAddr) -> std::io::Result<TcpStream> {
-    let socket = TcpSocket::new_v4()?;
-    socket.bind(SocketAddr::new(IpAddr::V4(from), 0))?;
-    socket.connect(to).await
 }
 
 /// The attacker: keep `n` connections open, each idle or half-sent.
@@ -124,33 +121,6 @@ struct Stats {
     errors: u64,
 }
 
-async fn http_from(from: Ipv4Addr, to: SocketAddr, method: &str, path: &str, body: &Value) -> Result<Value, String> {
-    let mut s = connect_from(from, to).await.map_err(|e| e.to_string())?;
-    let body = body.to_string();
-    let req = format!(
-        "{method} {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
-        body.len()
-    );
-    s.write_all(req.as_bytes()).await.map_err(|e| e.to_string())?;
-    let mut raw = Vec::new();
-    s.read_to_end(&mut raw).await.map_err(|e| e.to_string())?;
-    let text = String::from_utf8_lossy(&raw);
-    let (_, body) = text.split_once("\r\n\r\n").ok_or("no HTTP body")?;
-    serde_json::from_str(body).map_err(|e| format!("{e}: {body}"))
-}
-
-async fn next_json(ws: &mut Socket) -> Result<Value, String> {
-    loop {
-        match tokio::time::timeout(Duration::from_secs(30), ws.next()).await {
-            Err(_) => return Err("no message in 30 s".into()),
-            Ok(None) => return Err("socket closed".into()),
-            Ok(Some(Err(e))) => return Err(e.to_string()),
-            Ok(Some(Ok(Message::Text(t)))) => return serde_json::from_str(&t).map_err(|e| e.to_string()),
-            Ok(Some(Ok(_))) => {}
-        }
-    }
-}
-
 /// One seat of a paced game: wait for the turn, think 1-3 s, move.
 async fn seat(
     mut ws: Socket,
@@ -213,9 +183,9 @@ async fn play_games(to: SocketAddr, game_no: usize, stats: Arc<Mutex<Stats>>, un
     while Instant::now() < until {
         round += 1;
         let result: Result<(), String> = async {
-            let created = http_from(
-                first,
-                to,
+            let stream = connect_from(first, to).await.map_err(|e| e.to_string())?;
+            let created = request(
+                stream,
                 "POST",
                 "/api/games",
                 &json!({"game": "coldwar", "time_control": "fischer:300+5", "seats": [{"kind": "me"}, {"kind": "me"}]}),
@@ -251,13 +221,6 @@ async fn play_games(to: SocketAddr, game_no: usize, stats: Arc<Mutex<Stats>>, un
             tokio::time::sleep(Duration::from_millis(500)).await;
         }
     }
-}
-
-fn percentile(sorted: &[u64], p: f64) -> f64 {
-    if sorted.is_empty() {
-        return 0.0;
-    }
-    sorted[((sorted.len() - 1) as f64 * p).round() as usize] as f64 / 1000.0
 }
 
 fn main() {
@@ -307,6 +270,7 @@ fn main() {
         // Let the attacker fill its connections before measuring.
         tokio::time::sleep(Duration::from_secs(warmup)).await;
         let began = Instant::now();
+        let cpu_began = cpu_seconds();
         let until = began + Duration::from_secs(args.seconds);
         let stats = Arc::new(Mutex::new(Stats::default()));
         let players: Vec<_> = (0..args.games).map(|g| tokio::spawn(play_games(to, g, stats.clone(), until))).collect();
@@ -316,12 +280,11 @@ fn main() {
         let prober = Ipv4Addr::new(127, 3, 0, 1);
         while Instant::now() < until {
             let t = Instant::now();
-            match tokio::time::timeout(
-                Duration::from_secs(5),
-                http_from(prober, to, "GET", "/api/health", &json!(null)),
-            )
-            .await
-            {
+            let probe = async {
+                let stream = connect_from(prober, to).await.map_err(|e| e.to_string())?;
+                request(stream, "GET", "/api/health", &json!(null)).await
+            };
+            match tokio::time::timeout(Duration::from_secs(5), probe).await {
                 Ok(Ok(h)) => {
                     health_us.push(t.elapsed().as_micros() as u64);
                     held.push(h["connections"].as_u64().unwrap_or(0));
@@ -330,6 +293,7 @@ fn main() {
             }
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
+        let cpu = cpu_seconds() - cpu_began;
         for p in players {
             let _ = p.await;
         }
@@ -362,6 +326,13 @@ fn main() {
             percentile(&s.move_latencies_us, 0.99),
             s.games_finished,
             s.errors
+        );
+        println!(
+            "server process (server, players and prober) used {:.1} s of CPU in {} s ({:.0}% of one core); machine load average {}",
+            cpu,
+            args.seconds,
+            100.0 * cpu / args.seconds as f64,
+            load_average()
         );
         server.shutdown().await.expect("shutdown");
         for suffix in ["", "-wal", "-shm", ".lock"] {
