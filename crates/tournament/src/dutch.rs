@@ -148,6 +148,11 @@ pub fn pair(round: &DutchRound) -> Result<DutchPairing, DutchError> {
     })
 }
 
+/// Pairs of players by rank.
+type Pairs = Vec<(usize, usize)>;
+/// C.7's measure of the next bracket: pairs short of the maximum, and PSD.
+type NextValue = (u32, Vec<i32>);
+
 /// A colour preference (A.6): the colour and its strength.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Pref {
@@ -535,12 +540,12 @@ impl Ctx {
         let mut paired = 0;
         let resident_score = next.first().map(|&r| self.score[r]).unwrap_or(0);
         let mut psd = Vec::with_capacity(players.len());
-        for f in 0..nf {
+        for (f, &player) in players.iter().enumerate().take(nf) {
             if m.augment_from(f) {
                 paired += 1;
-                psd.push(self.score[players[f]] - resident_score);
+                psd.push(self.score[player] - resident_score);
             } else {
-                psd.push(self.score[players[f]] - (resident_score - self.win));
+                psd.push(self.score[player] - (resident_score - self.win));
             }
         }
         let unpaired_residents = players.len() - 2 * max_pairs - (nf - paired);
@@ -552,7 +557,7 @@ impl Ctx {
 
     /// Pair the whole round (A.9): bracket by bracket, collapsing the rest
     /// into one last bracket when the round could not be completed.
-    fn pair_round(&mut self) -> Result<(Vec<(usize, usize)>, Option<usize>), DutchError> {
+    fn pair_round(&mut self) -> Result<(Pairs, Option<usize>), DutchError> {
         if !self.completable(&[], &(0..self.n).collect::<Vec<_>>()) {
             return Err(DutchError::Impossible);
         }
@@ -633,22 +638,8 @@ impl Ctx {
             _ => vec![(max_pairs, m1)],
         };
         for (target, m1) in tries {
-            let t0 = std::time::Instant::now();
             let mut search = Search::new(self, players, mdps, target, m1, mode.clone());
             search.run();
-            if std::env::var_os("DUTCH_DEBUG").is_some() {
-                eprintln!(
-                    "bracket n={} mdps={} target={} m1={} nodes={} {:?} bound={:?} best={:?}",
-                    players.len(),
-                    mdps,
-                    target,
-                    m1,
-                    search.nodes,
-                    t0.elapsed(),
-                    search.bound,
-                    search.best.as_ref().map(|b| &b.0)
-                );
-            }
             let (best, out_of_budget) = (search.best.take(), search.out_of_budget);
             if out_of_budget {
                 self.exhaustive = false;
@@ -681,7 +672,7 @@ struct Search<'c> {
     pairs: Vec<(usize, usize)>,
     /// Which players (by rank) are in `pairs`.
     paired: Vec<bool>,
-    best: Option<(Quality, Vec<(usize, usize)>, Vec<usize>)>,
+    best: Option<(Quality, Pairs, Vec<usize>)>,
     /// A candidate equal to this is perfect: stop.
     bound: Quality,
     /// The best C.6 over all candidates, when known (then every partial
@@ -887,7 +878,7 @@ impl<'c> Search<'c> {
         if self.promising() {
             let s1: Vec<usize> = (0..p).collect();
             let s2: Vec<usize> = (p..r.len()).collect();
-            let mut visit = |search: &mut Search, a: &[usize], b: &[usize]| {
+            let visit = |search: &mut Search, a: &[usize], b: &[usize]| {
                 if search.tick() {
                     return false;
                 }
@@ -1071,7 +1062,7 @@ impl<'c> Search<'c> {
         if !residents_level || binomial(n as u64, f as u64) > FLOATER_SETS {
             return;
         }
-        let mut best: Option<(Vec<i32>, (u32, Vec<i32>))> = None;
+        let mut best: Option<(Vec<i32>, NextValue)> = None;
         let players = self.players.clone();
         let resident_score = ctx.score[players[self.mdps]];
         let mut set = Vec::with_capacity(f);

@@ -39,11 +39,6 @@ impl Matching {
         }
     }
 
-    /// The partner of `v`, if matched.
-    pub(crate) fn mate(&self, v: usize) -> Option<usize> {
-        (self.mate[v] != NONE).then_some(self.mate[v])
-    }
-
     /// Try to match the free vertex `root` by an augmenting path; vertices
     /// already matched stay matched. Returns whether it worked.
     pub(crate) fn augment_from(&mut self, root: usize) -> bool {
@@ -156,14 +151,13 @@ impl Matching {
     }
 }
 
-/// The size of a maximum matching.
-pub(crate) fn max_pairs(n: usize, edge: impl FnMut(usize, usize) -> bool) -> usize {
-    Matching::new(n, edge).maximize()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn max_pairs(n: usize, edge: impl FnMut(usize, usize) -> bool) -> usize {
+        Matching::new(n, edge).maximize()
+    }
 
     /// Brute force over all matchings, for checking small graphs.
     fn brute(n: usize, edges: &[(usize, usize)]) -> usize {

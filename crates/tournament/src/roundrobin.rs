@@ -30,7 +30,7 @@ pub struct BergerRound {
 pub fn rounds_per_cycle(players: u32) -> u32 {
     if players < 2 {
         0
-    } else if players % 2 == 0 {
+    } else if players.is_multiple_of(2) {
         players - 1
     } else {
         players
@@ -148,8 +148,8 @@ mod tests {
                     prop_assert_eq!(round.pairs.len(), n / 2);
                 }
                 for a in 1..=n {
-                    for b in 1..=n {
-                        prop_assert_eq!(met[a][b], u32::from(a != b), "seeds {} and {}", a, b);
+                    for (b, &count) in met[a].iter().enumerate().skip(1) {
+                        prop_assert_eq!(count, u32::from(a != b), "seeds {} and {}", a, b);
                     }
                     let games = (n - 1) as i64;
                     prop_assert!((2 * firsts[a] as i64 - games).abs() <= 2, "seed {} moved first {} times in {} games", a, firsts[a], games);

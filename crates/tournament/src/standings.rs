@@ -333,7 +333,7 @@ mod tests {
     fn direct_encounter_breaks_a_two_way_tie_only_if_they_met() {
         use Side::{First as F, Second as S};
         // 0 and 1 both on 1 point; 0 beat 1.
-        let met = vec![vec![g(1, 2, F), g(2, 0, S)], vec![g(0, 0, S), g(2, 2, F)], vec![g(1, 0, S), g(0, 2, F)]];
+        let met = [vec![g(1, 2, F), g(2, 0, S)], vec![g(0, 0, S), g(2, 2, F)], vec![g(1, 0, S), g(0, 2, F)]];
         let ids: Vec<PlayerId> = (0..3).map(PlayerId).collect();
         let t = rank(
             &met[..2].iter().cloned().chain([vec![]]).collect::<Vec<_>>(),

@@ -92,7 +92,7 @@ impl Points {
     /// Points from a float that is a whole number of half points.
     pub fn from_f64(value: f64) -> Option<Points> {
         let halves = value * 2.0;
-        (halves.is_finite() && halves.fract() == 0.0 && halves.abs() < 1e9).then(|| Points(halves as i32))
+        (halves.is_finite() && halves.fract() == 0.0 && halves.abs() < 1e9).then_some(Points(halves as i32))
     }
 }
 
