@@ -186,9 +186,7 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
         let started = Instant::now();
         self.nodes = 0;
         self.aborted = false;
-        self.deadline = self.config.time.map(|t| started + ctx.cap(t)).or_else(|| {
-            (ctx.remaining.is_some() || ctx.deadline.is_some()).then(|| started + ctx.cap(Duration::from_secs(3600)))
-        });
+        self.deadline = ctx.deadline_for(self.config.time, started);
         let mut moves = Vec::new();
         state.legal_moves(&mut moves);
         let mut best = moves[0];

@@ -336,15 +336,7 @@ impl<G: Game, P: Policy<G>> Mcts<G, P> {
         if !(self.config.reuse_tree && self.reuse(state)) {
             self.new_root(state);
         }
-        let time = self.config.time.map(|t| ctx.cap(t)).or_else(|| {
-            // Without a time budget still respect a clock or deadline.
-            if ctx.remaining.is_some() || ctx.deadline.is_some() {
-                Some(ctx.cap(Duration::from_secs(3600)))
-            } else {
-                None
-            }
-        });
-        let deadline = time.map(|t| started + t);
+        let deadline = ctx.deadline_for(self.config.time, started);
         let max_iterations = self.config.iterations.unwrap_or(u64::MAX);
         let mut done = 0u64;
         while done < max_iterations {

@@ -3,103 +3,8 @@
 use std::time::Duration;
 use tabula_ai::alphabeta::WIN;
 use tabula_ai::{AlphaBeta, AlphaBetaConfig, Evaluator, Mcts, MctsConfig, RandomPolicy};
-use tabula_core::{Agent, Game, NoOptions, NotationError, Outcome, Player, Status, ThinkContext};
-
-#[derive(Debug, Clone)]
-struct TicTacToe {
-    cells: [u8; 9], // 0 empty, 1 first, 2 second
-    to_move: Player,
-    plies: u32,
-    status: Status,
-}
-
-const LINES: [[usize; 3]; 8] = [[0, 1, 2], [3, 4, 5], [6, 7, 8], [0, 3, 6], [1, 4, 7], [2, 5, 8], [0, 4, 8], [2, 4, 6]];
-
-impl Game for TicTacToe {
-    type Move = u8;
-    type Options = NoOptions;
-    const ID: &'static str = "tictactoe";
-    const NAME: &'static str = "Tic-tac-toe";
-    const PLAYERS: [&'static str; 2] = ["x", "o"];
-
-    fn new(_: &NoOptions) -> Self {
-        TicTacToe { cells: [0; 9], to_move: Player::First, plies: 0, status: Status::Ongoing }
-    }
-    fn from_position(position: &str, _: &NoOptions) -> Result<Self, NotationError> {
-        let b = position.as_bytes();
-        if b.len() != 9 {
-            return Err(NotationError::new("nine cells of . x o"));
-        }
-        let mut g = Self::new(&NoOptions);
-        for (i, c) in b.iter().enumerate() {
-            g.cells[i] = match c {
-                b'.' => 0,
-                b'x' => 1,
-                b'o' => 2,
-                _ => return Err(NotationError::new("nine cells of . x o")),
-            };
-        }
-        let n = g.cells.iter().filter(|&&c| c != 0).count();
-        g.to_move = if n % 2 == 0 { Player::First } else { Player::Second };
-        g.status = g.judge();
-        Ok(g)
-    }
-    fn position(&self) -> Option<String> {
-        Some(self.cells.iter().map(|c| ['.', 'x', 'o'][*c as usize]).collect())
-    }
-    fn options(&self) -> &NoOptions {
-        &NoOptions
-    }
-    fn to_move(&self) -> Player {
-        self.to_move
-    }
-    fn legal_moves(&self, out: &mut Vec<u8>) {
-        out.clear();
-        if !self.status.is_over() {
-            out.extend((0..9).filter(|&i| self.cells[i as usize] == 0));
-        }
-    }
-    fn play(&mut self, mv: u8) {
-        self.cells[mv as usize] = self.to_move.index() as u8 + 1;
-        self.to_move = self.to_move.other();
-        self.plies += 1;
-        self.status = self.judge();
-    }
-    fn status(&self) -> Status {
-        self.status
-    }
-    fn plies(&self) -> u32 {
-        self.plies
-    }
-    fn hash(&self) -> u64 {
-        self.cells.iter().fold(self.to_move.index() as u64, |h, &c| h * 3 + c as u64)
-    }
-    fn hash_from_scratch(&self) -> u64 {
-        self.hash()
-    }
-    fn parse_move(&self, text: &str) -> Result<u8, NotationError> {
-        text.parse::<u8>().ok().filter(|&m| m < 9).ok_or_else(|| NotationError::new("a cell 0..8"))
-    }
-    fn format_move(&self, mv: u8) -> String {
-        mv.to_string()
-    }
-}
-
-impl TicTacToe {
-    fn judge(&self) -> Status {
-        for l in LINES {
-            let c = self.cells[l[0]];
-            if c != 0 && c == self.cells[l[1]] && c == self.cells[l[2]] {
-                return Status::Over(Outcome::win(Player::from_index(c as usize - 1), "three in a row"));
-            }
-        }
-        if self.cells.iter().all(|&c| c != 0) {
-            Status::Over(Outcome::draw("board full"))
-        } else {
-            Status::Ongoing
-        }
-    }
-}
+use tabula_core::example::TicTacToe;
+use tabula_core::{Agent, Game, NoOptions, Outcome, Status, ThinkContext};
 
 struct Zero;
 impl Evaluator<TicTacToe> for Zero {
@@ -110,13 +15,6 @@ impl Evaluator<TicTacToe> for Zero {
 
 fn mcts(seed: u64, iterations: u64) -> Mcts<TicTacToe, RandomPolicy<TicTacToe>> {
     Mcts::new(MctsConfig { iterations: Some(iterations), seed, ..MctsConfig::default() }, RandomPolicy::default())
-}
-
-#[test]
-fn conformance() {
-    for seed in 0..50 {
-        tabula_core::conformance::check_random_game(&TicTacToe::new(&NoOptions), seed, 20).unwrap();
-    }
 }
 
 #[test]

@@ -161,7 +161,7 @@ fn start_state(e: &Example) -> Result<Box<dyn DynState>> {
         Start::New => game.new_state(&options).map_err(|err| anyhow!("{err}"))?,
         Start::Position(p) => game.from_position(&options, p).map_err(|err| anyhow!("{err}"))?,
         Start::Record(text) => {
-            let mut games = game.replay(text).map_err(|err| anyhow!("{err}"))?;
+            let mut games = game.import(text).map_err(|err| anyhow!("{err}"))?;
             if games.is_empty() {
                 return Err(anyhow!("the record holds no game"));
             }

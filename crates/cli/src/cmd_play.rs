@@ -83,7 +83,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     };
     let mut seats = [parse_seat(game, &first, seed)?, parse_seat(game, &second, seed.wrapping_add(1))?];
     let control = match &args.clock {
-        Some(text) => TimeControl::parse(text).map_err(input_error)?,
+        Some(text) => TimeControl::parse(text).map_err(|e| input_error(e.to_string()))?,
         None => state.time_control().unwrap_or_default(),
     };
     let color = util::use_color();

@@ -19,7 +19,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let text = String::from_utf8(bytes).map_err(|e| {
         input_error(format!("{} is not UTF-8 text (byte {})", args.file.display(), e.utf8_error().valid_up_to()))
     })?;
-    let games = game.replay(&text).map_err(|e| input_error(format!("{}: {e}", args.file.display())))?;
+    let games = game.import(&text).map_err(|e| input_error(format!("{}: {e}", args.file.display())))?;
     for r in games {
         let mut json = r.state.state_json();
         let tags: serde_json::Map<String, serde_json::Value> =

@@ -23,12 +23,8 @@ pub struct Args {
 pub fn run(args: Args) -> Result<ExitCode> {
     let game = util::game(&args.game)?;
     let options = util::options(&args.options)?;
-    let mut state = util::new_state(game, &options, args.position.as_deref())?;
-    if let Some(moves) = &args.moves {
-        for (i, m) in util::split_moves(moves).into_iter().enumerate() {
-            state.play(m).map_err(|e| input_error(format!("move {} '{m}' refused: {}", i + 1, e)))?;
-        }
-    }
+    let moves = args.moves.as_deref().map(util::split_moves).unwrap_or_default();
+    let state = game.replay(&options, args.position.as_deref(), &moves).map_err(|e| input_error(e.to_string()))?;
     let mut json = state.state_json();
     if args.view {
         json["view"] = state.view();

@@ -23,29 +23,33 @@ const HEADER_LEN: usize = 8 + 4 + 8 + 8;
 /// The environment variable that overrides the cache directory.
 pub const CACHE_DIR_ENV: &str = "TABULA_CACHE_DIR";
 
-/// Why a cache file was not used.
-#[derive(Debug)]
+/// Why a cache file was not used, or not written.
+#[derive(Debug, thiserror::Error)]
 pub enum CacheError {
+    /// There is no file yet.
+    #[error("no cache file yet")]
     Missing,
+    /// The file could not be read.
+    #[error("cannot read the cache file: {0}")]
     Io(std::io::Error),
+    /// The file is not a valid table.
+    #[error("the cache file is damaged: {0}")]
     Damaged(String),
+    /// The file was written by a build with another format.
+    #[error("the cache file has format version {0}, this build uses {FORMAT_VERSION}")]
     OtherVersion(u32),
+    /// No cache directory is known.
+    #[error("no cache directory (set TABULA_CACHE_DIR)")]
+    NoDirectory,
+    /// The file could not be written.
+    #[error("{}: {source}", path.display())]
+    Write {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
 }
-
-impl fmt::Display for CacheError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            CacheError::Missing => f.write_str("no cache file yet"),
-            CacheError::Io(e) => write!(f, "cannot read the cache file: {e}"),
-            CacheError::Damaged(why) => write!(f, "the cache file is damaged: {why}"),
-            CacheError::OtherVersion(v) => {
-                write!(f, "the cache file has format version {v}, this build uses {FORMAT_VERSION}")
-            }
-        }
-    }
-}
-
-impl std::error::Error for CacheError {}
 
 /// FNV-1a, 64 bits: no dependency, and plenty to catch damage (this is
 /// not a defence against deliberate tampering).
@@ -151,7 +155,14 @@ pub enum Origin {
     Loaded(PathBuf),
     /// Solved now; `reason` says why the cache was not used, `saved` whether
     /// writing it back worked.
-    Built { reason: String, seconds: f64, saved: Result<PathBuf, String> },
+    Built {
+        /// Why the cache was not used.
+        reason: String,
+        /// How long the solve took.
+        seconds: f64,
+        /// Where it was saved, or why not.
+        saved: Result<PathBuf, CacheError>,
+    },
 }
 
 impl fmt::Display for Origin {
@@ -177,23 +188,25 @@ pub fn load_or_build_payload(
     path: Option<&Path>,
     expected_len: usize,
     rebuild: bool,
-    validate: impl Fn(Vec<u8>) -> Result<Vec<u8>, String>,
+    validate: impl Fn(Vec<u8>) -> Result<Vec<u8>, CacheError>,
     build: impl FnOnce() -> Vec<u8>,
 ) -> (Vec<u8>, Origin) {
     let reason = match path {
         None => "no cache directory".to_string(),
         Some(_) if rebuild => "rebuild asked for".to_string(),
-        Some(p) => match read_payload(p, expected_len).map_err(|e| e.to_string()).and_then(&validate) {
+        Some(p) => match read_payload(p, expected_len).and_then(&validate) {
             Ok(payload) => return (payload, Origin::Loaded(p.to_path_buf())),
-            Err(e) => e,
+            Err(e) => e.to_string(),
         },
     };
     let start = Instant::now();
     let payload = build();
     let seconds = start.elapsed().as_secs_f64();
     let saved = match path {
-        None => Err("no cache directory (set TABULA_CACHE_DIR)".to_string()),
-        Some(p) => write_payload(p, &payload).map(|()| p.to_path_buf()).map_err(|e| format!("{}: {e}", p.display())),
+        None => Err(CacheError::NoDirectory),
+        Some(p) => write_payload(p, &payload)
+            .map(|()| p.to_path_buf())
+            .map_err(|source| CacheError::Write { path: p.to_path_buf(), source }),
     };
     (payload, Origin::Built { reason, seconds, saved })
 }
@@ -222,7 +235,7 @@ pub fn load_or_build(path: Option<&Path>, rebuild: bool) -> (Table, Origin) {
         path,
         crate::board::BOARDS as usize,
         rebuild,
-        |bytes| Table::from_bytes(bytes).map(Table::into_bytes).map_err(|e| format!("the cache file is damaged: {e}")),
+        |bytes| Table::from_bytes(bytes).map(Table::into_bytes).map_err(|e| CacheError::Damaged(e.to_string())),
         || build_with_progress().into_bytes(),
     );
     let table = Table::from_bytes(payload).expect("a checked or freshly built table is valid");
@@ -259,7 +272,7 @@ mod tests {
         (0..1000u32).map(|i| (i * 7 % 251) as u8).collect()
     }
 
-    fn accept(bytes: Vec<u8>) -> Result<Vec<u8>, String> {
+    fn accept(bytes: Vec<u8>) -> Result<Vec<u8>, CacheError> {
         Ok(bytes)
     }
 

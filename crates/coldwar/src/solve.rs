@@ -106,16 +106,9 @@ impl std::fmt::Debug for Table {
 }
 
 /// Why a byte string is not a table.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
 pub struct BadTable(pub String);
-
-impl std::fmt::Display for BadTable {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for BadTable {}
 
 impl Table {
     /// Solve every board. `progress(done, total)` is called now and then

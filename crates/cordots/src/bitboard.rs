@@ -3,6 +3,8 @@
 //! Square index = rank * 8 + file, so a1 = 0, h1 = 7, a8 = 56. Bit `s` of a
 //! `u64` is square `s`.
 
+use tabula_core::splitmix::SplitMix64;
+
 pub type Bitboard = u64;
 
 pub const FILE_A: Bitboard = 0x0101_0101_0101_0101;
@@ -110,15 +112,7 @@ pub fn nth_bit(mut b: Bitboard, n: u32) -> u8 {
     b.trailing_zeros() as u8
 }
 
-// Zobrist keys, fixed at compile time so that hashes are stable across runs.
-const fn splitmix(state: u64) -> (u64, u64) {
-    let s = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = s;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    (s, z ^ (z >> 31))
-}
-
+/// Zobrist keys, fixed at compile time so that hashes are stable across runs.
 pub struct Keys {
     /// [side][kind][square]
     pub piece: [[[u64; 64]; 2]; 2],
@@ -130,32 +124,28 @@ pub struct Keys {
 
 const fn make_keys() -> Keys {
     let mut keys = Keys { piece: [[[0; 64]; 2]; 2], black_to_move: 0, reserve: [[0; 9]; 2] };
-    let mut state = 0xC0D0_7500_2026_0001u64;
+    let mut keys_from = SplitMix64::new(0xC0D0_7500_2026_0001);
     let mut side = 0;
     while side < 2 {
         let mut kind = 0;
         while kind < 2 {
             let mut sq = 0;
             while sq < 64 {
-                let (s, z) = splitmix(state);
-                state = s;
-                keys.piece[side][kind][sq] = z;
+                keys.piece[side][kind][sq] = keys_from.next_u64();
                 sq += 1;
             }
             kind += 1;
         }
         let mut n = 0;
         while n < 9 {
-            let (s, z) = splitmix(state);
-            state = s;
+            let z = keys_from.next_u64();
             // Count 0 keeps key 0 so an empty reserve costs nothing to hash.
             keys.reserve[side][n] = if n == 0 { 0 } else { z };
             n += 1;
         }
         side += 1;
     }
-    let (_, z) = splitmix(state);
-    keys.black_to_move = z;
+    keys.black_to_move = keys_from.next_u64();
     keys
 }
 

@@ -4,12 +4,11 @@
 use crate::bitboard::*;
 use crate::game::{Cordots, Move, CAPTURER, VICTIM};
 use crate::options::{CordotsOptions, Mode};
-use proptest::prelude::*;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use tabula_core::dynamic::StateBox;
 use tabula_core::matches::{Match, MatchError};
-use tabula_core::{conformance, Game, MoveErrorKind, Player, Status, TimeControl};
+use tabula_core::{Game, MoveErrorKind, Player, Status, TimeControl};
 
 /// A position from piece lists like `"Ca1 Vb2"` (kind letter, square).
 fn setup_with(white: &str, black: &str, stm: char, reserves: [u8; 2], options: &CordotsOptions) -> Cordots {
@@ -742,29 +741,4 @@ fn random_playouts_end_by_the_rules() {
     }
     // Random play reaches several of the endings.
     assert!(reasons.len() >= 2, "{reasons:?}");
-}
-
-proptest! {
-    #![proptest_config(ProptestConfig::with_cases(48))]
-
-    #[test]
-    fn conformance_random_games(seed in any::<u64>(), mode in 0usize..3) {
-        let mode = [Mode::Untimed, Mode::Competitive, Mode::Blitz][mode];
-        let g = Cordots::new(&CordotsOptions::with_mode(mode));
-        conformance::check_random_game(&g, seed, 400).map_err(TestCaseError::fail)?;
-    }
-
-    #[test]
-    fn parsers_never_panic(text in ".{0,60}") {
-        let g = Cordots::new(&CordotsOptions::default());
-        conformance::feed_parsers(&g, &text);
-    }
-
-    #[test]
-    fn near_miss_strings_never_panic(seed in any::<u64>()) {
-        let g = Cordots::new(&CordotsOptions::default());
-        for text in conformance::near_miss_strings(seed, 50) {
-            conformance::feed_parsers(&g, &text);
-        }
-    }
 }

@@ -22,31 +22,53 @@ pub enum TimeControl {
     ShotClock { per_move_ms: u64 },
 }
 
+/// A time control that could not be read (see [`TimeControl::parse`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TimeControlError {
+    /// Not `none` and not one of the known kinds.
+    #[error("unknown time control '{0}' (try none, fischer:300+5, match:20, shot:45)")]
+    Unknown(String),
+    /// A time that is not a number of seconds (or minutes for `match:`).
+    #[error("'{0}' is not a number of seconds")]
+    NotANumber(String),
+    /// A clock kind that needs a time above zero was given zero.
+    #[error("a {0} needs a {1} above zero")]
+    Zero(&'static str, &'static str),
+}
+
 impl TimeControl {
     /// Parse `none`, `fischer:BASE+INC` (seconds), `match:MIN[+OVERTIME_MIN]`
     /// or `shot:SECONDS`.
-    pub fn parse(text: &str) -> Result<TimeControl, String> {
+    ///
+    /// ```
+    /// use tabula_core::TimeControl;
+    /// assert_eq!(
+    ///     TimeControl::parse("fischer:300+5"),
+    ///     Ok(TimeControl::Fischer { base_ms: 300_000, increment_ms: 5_000 })
+    /// );
+    /// assert!(TimeControl::parse("hourglass:5").is_err());
+    /// ```
+    pub fn parse(text: &str) -> Result<TimeControl, TimeControlError> {
         let t = text.trim().to_ascii_lowercase();
-        let secs = |s: &str| -> Result<u64, String> {
+        let secs = |s: &str| -> Result<u64, TimeControlError> {
             s.trim()
                 .parse::<f64>()
                 .ok()
                 .filter(|v| v.is_finite() && *v >= 0.0 && *v <= 1e7)
                 .map(|v| (v * 1000.0).round() as u64)
-                .ok_or_else(|| format!("'{s}' is not a number of seconds"))
+                .ok_or_else(|| TimeControlError::NotANumber(crate::error::excerpt(s).into_owned()))
         };
         if t == "none" || t.is_empty() {
             return Ok(TimeControl::None);
         }
-        let (kind, arg) = t
-            .split_once(':')
-            .ok_or_else(|| format!("unknown time control '{text}' (try none, fischer:300+5, match:20, shot:45)"))?;
+        let unknown = || TimeControlError::Unknown(crate::error::excerpt(text).into_owned());
+        let (kind, arg) = t.split_once(':').ok_or_else(unknown)?;
         match kind {
             "fischer" => {
                 let (b, i) = arg.split_once('+').unwrap_or((arg, "0"));
                 let base_ms = secs(b)?;
                 if base_ms == 0 {
-                    return Err("a Fischer clock needs a base time above zero".into());
+                    return Err(TimeControlError::Zero("Fischer clock", "base time"));
                 }
                 Ok(TimeControl::Fischer { base_ms, increment_ms: secs(i)? })
             }
@@ -54,21 +76,22 @@ impl TimeControl {
                 let (m, o) = arg.split_once('+').unwrap_or((arg, "5"));
                 let total_ms = secs(m)? * 60;
                 if total_ms == 0 {
-                    return Err("a match clock needs a time above zero".into());
+                    return Err(TimeControlError::Zero("match clock", "time"));
                 }
                 Ok(TimeControl::MatchClock { total_ms, overtime_ms: secs(o)? * 60 })
             }
             "shot" => {
                 let per_move_ms = secs(arg)?;
                 if per_move_ms == 0 {
-                    return Err("a shot clock needs a time above zero".into());
+                    return Err(TimeControlError::Zero("shot clock", "time"));
                 }
                 Ok(TimeControl::ShotClock { per_move_ms })
             }
-            _ => Err(format!("unknown time control '{text}' (try none, fischer:300+5, match:20, shot:45)")),
+            _ => Err(unknown()),
         }
     }
 
+    /// Whether this is no clock at all.
     pub fn is_none(&self) -> bool {
         matches!(self, TimeControl::None)
     }

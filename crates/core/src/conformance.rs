@@ -1,6 +1,7 @@
-//! Checks every game must pass, shared by the games' own tests and the
-//! workspace's property tests. Each returns a description of the first
-//! violation found.
+//! The checks every game must pass, in one place: each game crate's
+//! `tests/conformance.rs` calls [`random_sim_test`] (OpenSpiel's
+//! `RandomSimTest`) on a few start positions, and feeds arbitrary strings
+//! to [`feed_parsers`].
 
 use crate::game::{Game, Status};
 use crate::options::GameOptions;
@@ -14,48 +15,41 @@ use rand::{Rng, SeedableRng};
 /// - the incremental hash equals the hash from scratch,
 /// - every legal move formats and parses back to itself,
 /// - the position string (if any) round-trips with the same hash.
-pub fn check_random_game<G: Game>(start: &G, seed: u64, max_plies: u32) -> Result<u32, String> {
+pub fn check_random_game<G: Game>(start: &G, seed: u64, max_plies: u32) -> Result<u32, ConformanceError> {
     let mut rng = SmallRng::seed_from_u64(seed);
     let mut state = start.clone();
     let mut moves = Vec::new();
     let mut plies = 0;
     loop {
-        let here = || format!("{} seed {seed} ply {plies}", G::ID);
+        let fail = |what: String| Err(ConformanceError { game: G::ID, seed, ply: plies, what });
         state.legal_moves(&mut moves);
         match state.status() {
-            Status::Ongoing if moves.is_empty() => return Err(format!("{}: ongoing with no legal move", here())),
-            Status::Over(_) if !moves.is_empty() => {
-                return Err(format!("{}: over but {} legal moves", here(), moves.len()))
-            }
+            Status::Ongoing if moves.is_empty() => return fail("ongoing with no legal move".into()),
+            Status::Over(_) if !moves.is_empty() => return fail(format!("over but {} legal moves", moves.len())),
             _ => {}
         }
         if state.hash() != state.hash_from_scratch() {
-            return Err(format!(
-                "{}: incremental hash {:x} != from scratch {:x}",
-                here(),
-                state.hash(),
-                state.hash_from_scratch()
-            ));
+            let (h, scratch) = (state.hash(), state.hash_from_scratch());
+            return fail(format!("incremental hash {h:x} != from scratch {scratch:x}"));
         }
         for &m in &moves {
             let text = state.format_move(m);
             match state.parse_move(&text) {
                 Ok(back) if back == m => {}
-                Ok(back) => return Err(format!("{}: '{text}' parses to {back:?}, not {m:?}", here())),
-                Err(e) => return Err(format!("{}: '{text}' does not parse: {e}", here())),
+                Ok(back) => return fail(format!("'{text}' parses to {back:?}, not {m:?}")),
+                Err(e) => return fail(format!("'{text}' does not parse: {e}")),
             }
         }
         if let Some(p) = state.position() {
             match G::from_position(&p, state.options()) {
-                Ok(back) => {
-                    if back.position().as_deref() != Some(p.as_str()) {
-                        return Err(format!("{}: position '{p}' reads back as {:?}", here(), back.position()));
-                    }
-                    if back.hash() != state.hash() {
-                        return Err(format!("{}: position '{p}' reads back with another hash", here()));
-                    }
+                Ok(back) if back.position().as_deref() != Some(p.as_str()) => {
+                    return fail(format!("position '{p}' reads back as {:?}", back.position()))
                 }
-                Err(e) => return Err(format!("{}: own position '{p}' refused: {e}", here())),
+                Ok(back) if back.hash() != state.hash() => {
+                    return fail(format!("position '{p}' reads back with another hash"))
+                }
+                Ok(_) => {}
+                Err(e) => return fail(format!("own position '{p}' refused: {e}")),
             }
         }
         if moves.is_empty() || plies >= max_plies {
@@ -66,10 +60,47 @@ pub fn check_random_game<G: Game>(start: &G, seed: u64, max_plies: u32) -> Resul
         state.play(m);
         copy.play(m);
         if copy.hash() != state.hash() || copy.status() != state.status() || copy.position() != state.position() {
-            return Err(format!("{}: a clone played {m:?} differently", here()));
+            return fail(format!("a clone played {m:?} differently"));
         }
         plies += 1;
     }
+}
+
+/// A broken invariant found by [`check_random_game`]: in which game, from
+/// which seed, at which ply, and what.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{game} seed {seed} ply {ply}: {what}")]
+pub struct ConformanceError {
+    /// The game's id.
+    pub game: &'static str,
+    /// The seed of the random game.
+    pub seed: u64,
+    /// The ply where the invariant broke.
+    pub ply: u32,
+    /// What broke.
+    pub what: String,
+}
+
+/// OpenSpiel's `RandomSimTest`: from each start, `games` random games (seeds
+/// `seed`, `seed + 1`, ...) of at most `max_plies` plies each checked by
+/// [`check_random_game`], then 200 near-miss strings fed to every parser
+/// (none may panic). Every game crate runs this once, in its
+/// `tests/conformance.rs`.
+///
+/// ```
+/// use tabula_core::{conformance::random_sim_test, example::TicTacToe, Game, NoOptions};
+/// random_sim_test(&[TicTacToe::new(&NoOptions)], 1, 10, 9).unwrap();
+/// ```
+pub fn random_sim_test<G: Game>(starts: &[G], seed: u64, games: u32, max_plies: u32) -> Result<(), ConformanceError> {
+    for start in starts {
+        for i in 0..games as u64 {
+            check_random_game(start, seed.wrapping_add(i), max_plies)?;
+        }
+        for text in near_miss_strings(seed, 200) {
+            feed_parsers(start, &text);
+        }
+    }
+    Ok(())
 }
 
 /// Feed `text` to every parser of the game; none may panic. Returns the

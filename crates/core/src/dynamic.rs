@@ -31,15 +31,23 @@ pub trait DynGame: Send + Sync {
     fn new_agent(&self, level: &str, seed: u64) -> Result<Box<dyn DynAgent>, TabulaError>;
     /// `pgn`, `sgf` or `txt`.
     fn record_format(&self) -> &'static str;
+    /// Write a game log in the game's record format.
     fn export(&self, log: &GameLog) -> Result<String, TabulaError>;
-    fn replay(&self, text: &str) -> Result<Vec<DynReplayed>, TabulaError>;
-    /// Random playouts from the start for about `seconds` on this thread.
-    fn bench(&self, options: &[(String, String)], seconds: f64, seed: u64) -> Result<BenchReport, TabulaError>;
-    /// Play a random game checking the API's invariants (see
-    /// [`crate::conformance::check_random_game`]).
-    fn self_check(&self, options: &[(String, String)], seed: u64, max_plies: u32) -> Result<u32, String>;
-    /// Feed text to every parser; must never panic.
-    fn feed_parsers(&self, text: &str) -> usize;
+    /// Read every game of a record file and replay it.
+    fn import(&self, text: &str) -> Result<Vec<DynReplayed>, TabulaError>;
+    /// Play `moves` from `start` (the standard start when `None`), checking
+    /// each; see [`crate::record::replay`].
+    fn replay(
+        &self,
+        options: &[(String, String)],
+        start: Option<&str>,
+        moves: &[&str],
+    ) -> Result<Box<dyn DynState>, TabulaError>;
+    /// Random playouts from the start: each call of the returned closure
+    /// plays one game of uniformly random legal moves to its end and
+    /// returns its plies. Buffers are reused from call to call, so this is
+    /// what `tabula bench` measures.
+    fn random_playout(&self, options: &[(String, String)], seed: u64) -> Result<RandomPlayout, TabulaError>;
     /// The game's description for lists and lobbies: id, name, players,
     /// options, AI levels and record format.
     fn describe(&self) -> Value {
@@ -60,32 +68,9 @@ pub trait DynGame: Send + Sync {
     }
 }
 
-/// What `bench` measured.
-#[derive(Debug, Clone, serde::Serialize)]
-pub struct BenchReport {
-    pub games: u64,
-    pub plies: u64,
-    /// Wall-clock time.
-    pub seconds: f64,
-    /// CPU time of the benchmarking thread: the fair figure on a busy
-    /// machine, where other work steals wall-clock time.
-    pub cpu_seconds: f64,
-}
-
-impl BenchReport {
-    pub fn games_per_second(&self) -> f64 {
-        self.games as f64 / self.seconds
-    }
-    pub fn plies_per_second(&self) -> f64 {
-        self.plies as f64 / self.seconds
-    }
-    pub fn games_per_cpu_second(&self) -> f64 {
-        self.games as f64 / self.cpu_seconds.max(1e-9)
-    }
-    pub fn plies_per_cpu_second(&self) -> f64 {
-        self.plies as f64 / self.cpu_seconds.max(1e-9)
-    }
-}
+/// One random playout per call, returning its plies (see
+/// [`DynGame::random_playout`]).
+pub type RandomPlayout = Box<dyn FnMut() -> u64 + Send>;
 
 /// A replayed record, in dynamic form.
 pub struct DynReplayed {
@@ -118,6 +103,9 @@ pub trait DynState: Send + Sync {
     /// Game-specific data for drawing the board.
     fn view(&self) -> Value;
     fn render_text(&self, color: bool) -> String;
+    /// A move as people write it here, before it is played (SAN for
+    /// Cumisitha); text that is no legal move comes back unchanged.
+    fn display_move(&self, mv: &str) -> String;
     fn clone_box(&self) -> Box<dyn DynState>;
     fn as_any(&self) -> &dyn Any;
 
@@ -226,6 +214,12 @@ impl<G: GameMeta> DynState for StateBox<G> {
     fn render_text(&self, color: bool) -> String {
         self.0.render_text(color)
     }
+    fn display_move(&self, mv: &str) -> String {
+        match self.0.check_move(mv) {
+            Ok(m) => self.0.display_move(m),
+            Err(_) => mv.to_string(),
+        }
+    }
     fn clone_box(&self) -> Box<dyn DynState> {
         Box::new(self.clone())
     }
@@ -308,7 +302,7 @@ impl<G: GameMeta> DynGame for Entry<G> {
             Some(a) => Ok(Box::new(AgentBox::<G>(a))),
             None => Err(TabulaError::UnknownLevel {
                 game: G::ID.to_string(),
-                level: level.to_string(),
+                level: crate::error::excerpt(level).into_owned(),
                 known: G::levels().iter().map(|l| l.id.clone()).collect::<Vec<_>>().join(", "),
             }),
         }
@@ -317,38 +311,10 @@ impl<G: GameMeta> DynGame for Entry<G> {
         G::record_format()
     }
     fn export(&self, log: &GameLog) -> Result<String, TabulaError> {
-        G::export(log).map_err(TabulaError::Record)
+        Ok(G::export(log)?)
     }
-    fn bench(&self, options: &[(String, String)], seconds: f64, seed: u64) -> Result<BenchReport, TabulaError> {
-        use rand::SeedableRng;
-        let o = self.parse_options(options)?;
-        let start = G::new(&o);
-        let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
-        let mut moves = Vec::new();
-        let mut state = start.clone();
-        let (mut games, mut plies) = (0u64, 0u64);
-        let began = std::time::Instant::now();
-        let cpu = cpu_time::ThreadTime::now();
-        loop {
-            state.clone_from(&start);
-            plies += state.random_playout(&mut rng, &mut moves, u32::MAX) as u64;
-            games += 1;
-            if games.is_multiple_of(16) && began.elapsed().as_secs_f64() >= seconds {
-                break;
-            }
-        }
-        let cpu_seconds = cpu.elapsed().as_secs_f64();
-        Ok(BenchReport { games, plies, seconds: began.elapsed().as_secs_f64(), cpu_seconds })
-    }
-    fn self_check(&self, options: &[(String, String)], seed: u64, max_plies: u32) -> Result<u32, String> {
-        let o = self.parse_options(options).map_err(|e| e.to_string())?;
-        crate::conformance::check_random_game(&G::new(&o), seed, max_plies)
-    }
-    fn feed_parsers(&self, text: &str) -> usize {
-        crate::conformance::feed_parsers(&G::new(&G::Options::default()), text)
-    }
-    fn replay(&self, text: &str) -> Result<Vec<DynReplayed>, TabulaError> {
-        let games = G::import(text).map_err(TabulaError::Record)?;
+    fn import(&self, text: &str) -> Result<Vec<DynReplayed>, TabulaError> {
+        let games = G::import(text)?;
         Ok(games
             .into_iter()
             .map(|r| DynReplayed {
@@ -359,6 +325,26 @@ impl<G: GameMeta> DynGame for Entry<G> {
                 notes: r.notes,
             })
             .collect())
+    }
+    fn replay(
+        &self,
+        options: &[(String, String)],
+        start: Option<&str>,
+        moves: &[&str],
+    ) -> Result<Box<dyn DynState>, TabulaError> {
+        let o = self.parse_options(options)?;
+        Ok(Box::new(StateBox(crate::record::replay::<G>(&o, start, moves)?)))
+    }
+    fn random_playout(&self, options: &[(String, String)], seed: u64) -> Result<RandomPlayout, TabulaError> {
+        use rand::SeedableRng;
+        let start = G::new(&self.parse_options(options)?);
+        let mut state = start.clone();
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
+        let mut moves = Vec::new();
+        Ok(Box::new(move || {
+            state.clone_from(&start);
+            state.random_playout(&mut rng, &mut moves, u32::MAX) as u64
+        }))
     }
 }
 
@@ -382,6 +368,6 @@ impl Registry {
             .iter()
             .copied()
             .find(|g| g.id().eq_ignore_ascii_case(id))
-            .ok_or_else(|| TabulaError::UnknownGame(id.to_string(), self.ids().join(", ")))
+            .ok_or_else(|| TabulaError::UnknownGame(crate::error::excerpt(id).into_owned(), self.ids().join(", ")))
     }
 }

@@ -1,6 +1,6 @@
 //! The static game API.
 
-use crate::error::{MoveError, NotationError};
+use crate::error::{MoveError, NotationError, RecordError};
 use crate::options::GameOptions;
 use rand::rngs::SmallRng;
 use rand::Rng;
@@ -215,6 +215,25 @@ impl ThinkContext {
         self.stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed))
     }
 
+    /// When a search that started at `started` with a time budget of
+    /// `budget` must stop: the budget capped by [`ThinkContext::cap`], or,
+    /// without a budget, whatever the clock or the deadline allows; `None`
+    /// when nothing limits the time.
+    ///
+    /// ```
+    /// use std::time::{Duration, Instant};
+    /// use tabula_core::ThinkContext;
+    /// let now = Instant::now();
+    /// let free = ThinkContext::default();
+    /// assert_eq!(free.deadline_for(Some(Duration::from_secs(1)), now), Some(now + Duration::from_secs(1)));
+    /// assert_eq!(free.deadline_for(None, now), None);
+    /// ```
+    pub fn deadline_for(&self, budget: Option<Duration>, started: Instant) -> Option<Instant> {
+        let clocked = self.remaining.is_some() || self.deadline.is_some();
+        let budget = budget.or(clocked.then_some(Duration::from_secs(3600)))?;
+        Some(started + self.cap(budget))
+    }
+
     /// The time an agent with budget `wanted` may spend now: never more
     /// than a safe share of its clock or the deadline allows.
     pub fn cap(&self, wanted: Duration) -> Duration {
@@ -283,11 +302,17 @@ pub trait GameMeta: Game {
         "txt"
     }
     /// Write a finished or unfinished game as a record.
-    fn export(log: &crate::record::GameLog) -> Result<String, String> {
+    fn export(log: &crate::record::GameLog) -> Result<String, RecordError> {
         crate::record::export_text::<Self>(log)
     }
     /// Read every game in a record file and replay it.
-    fn import(text: &str) -> Result<Vec<crate::record::Replayed<Self>>, String> {
+    fn import(text: &str) -> Result<Vec<crate::record::Replayed<Self>>, RecordError> {
         crate::record::import_text::<Self>(text)
+    }
+
+    /// A legal move as people write it in this position (before it is
+    /// played): SAN for Cumisitha. The default is the game's own notation.
+    fn display_move(&self, mv: Self::Move) -> String {
+        self.format_move(mv)
     }
 }

@@ -13,15 +13,18 @@
 pub mod clock;
 pub mod conformance;
 pub mod dynamic;
+pub mod encoding;
 pub mod error;
+pub mod example;
 pub mod game;
 pub mod matches;
 pub mod options;
 pub mod record;
+pub mod splitmix;
 
-pub use clock::{Clock, ClockEvent, TimeControl};
-pub use dynamic::{AgentFactory, BenchReport, DynAgent, DynGame, DynState, Entry, Registry};
-pub use error::{MoveError, MoveErrorKind, NotationError, OptionError, TabulaError};
+pub use clock::{Clock, ClockEvent, TimeControl, TimeControlError};
+pub use dynamic::{AgentFactory, DynAgent, DynGame, DynState, Entry, RandomPlayout, Registry};
+pub use error::{MoveError, MoveErrorKind, NotationError, OptionError, RecordError, RecordProblem, TabulaError};
 pub use game::{Agent, Game, GameMeta, LevelSpec, Outcome, Player, Status, ThinkContext};
 pub use options::{GameOptions, NoOptions, OptionSpec};
 pub use record::{GameLog, Replayed};

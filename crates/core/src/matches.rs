@@ -17,23 +17,17 @@ pub struct MatchResult {
 }
 
 /// Why a move was not accepted by a match.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum MatchError {
+    /// The move itself was refused.
+    #[error(transparent)]
     Move(MoveError),
     /// The match is already over.
+    #[error("the game is over ({})", .0.reason)]
     Finished(MatchResult),
     /// Time had run out before the move arrived; the match is now over.
+    #[error("time ran out before the move ({})", .0.reason)]
     TimeUp(MatchResult),
-}
-
-impl std::fmt::Display for MatchError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            MatchError::Move(e) => write!(f, "{e}"),
-            MatchError::Finished(r) => write!(f, "the game is over ({})", r.reason),
-            MatchError::TimeUp(r) => write!(f, "time ran out before the move ({})", r.reason),
-        }
-    }
 }
 
 /// A game under a clock.

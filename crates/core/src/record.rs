@@ -12,21 +12,26 @@
 //! ```
 //! Several games may follow one another; each starts with its tags.
 
+use crate::error::{RecordError, RecordProblem};
 use crate::game::{Game, GameMeta, Status};
 use crate::options::GameOptions;
 
 /// A game as the server stores it: everything in string form.
 #[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
 pub struct GameLog {
+    /// The game's registry id.
     pub game: String,
+    /// Its options as `key=value` pairs.
     pub options: Vec<(String, String)>,
     /// The start position, when not the standard start.
     pub start_position: Option<String>,
+    /// The moves in the game's notation.
     pub moves: Vec<String>,
     /// Display names of the two seats.
     pub players: [String; 2],
     /// A player name (`white`, `x`...), `draw`, or `None` while unfinished.
     pub result: Option<String>,
+    /// How it ended, e.g. `checkmate`.
     pub reason: Option<String>,
     /// ISO date, e.g. `2026-11-30`.
     pub date: Option<String>,
@@ -35,6 +40,7 @@ pub struct GameLog {
 /// A record replayed by a game: the state after its last move.
 #[derive(Debug, Clone)]
 pub struct Replayed<G> {
+    /// The state after the last move.
     pub state: G,
     /// The record's header tags, as read.
     pub tags: Vec<(String, String)>,
@@ -47,18 +53,34 @@ pub struct Replayed<G> {
     pub notes: Vec<String>,
 }
 
-/// Replay a log into a state, checking every move.
-pub fn replay_log<G: Game>(log: &GameLog) -> Result<G, String> {
-    let options = G::Options::from_pairs(&log.options).map_err(|e| e.to_string())?;
-    let mut state = match &log.start_position {
-        Some(p) => G::from_position(p, &options).map_err(|e| format!("bad position: {e}"))?,
-        None => G::new(&options),
+/// Play `moves` (in the game's notation) from `start` (a position in the
+/// game's notation, or the standard start when `None`), checking each one.
+/// Every move list in Tabula is replayed through here.
+///
+/// ```
+/// use tabula_core::{example::TicTacToe, record::replay, Game, NoOptions};
+/// let state: TicTacToe = replay(&NoOptions, None, &["4", "0"]).unwrap();
+/// assert_eq!(state.plies(), 2);
+/// let err = replay::<TicTacToe>(&NoOptions, None, &["4", "4"]).unwrap_err();
+/// assert_eq!(err.move_no, Some(2));
+/// assert_eq!(err.to_string(), "move 2: illegal move '4': not a legal move in this position");
+/// ```
+pub fn replay<G: Game>(options: &G::Options, start: Option<&str>, moves: &[impl AsRef<str>]) -> Result<G, RecordError> {
+    let mut state = match start {
+        Some(p) => G::from_position(p, options).map_err(RecordError::position)?,
+        None => G::new(options),
     };
-    for (i, text) in log.moves.iter().enumerate() {
-        let mv = state.check_move(text).map_err(|e| format!("move {}: {e}", i + 1))?;
+    for (i, text) in moves.iter().enumerate() {
+        let mv = state.check_move(text.as_ref()).map_err(|e| RecordError::new(e).at_move(i + 1))?;
         state.play(mv);
     }
     Ok(state)
+}
+
+/// Replay a log into a state, checking every move.
+pub fn replay_log<G: Game>(log: &GameLog) -> Result<G, RecordError> {
+    let options = G::Options::from_pairs(&log.options).map_err(RecordError::new)?;
+    replay(&options, log.start_position.as_deref(), &log.moves)
 }
 
 fn quote(s: &str) -> String {
@@ -66,7 +88,7 @@ fn quote(s: &str) -> String {
 }
 
 /// Write a log in the text record format.
-pub fn export_text<G: GameMeta>(log: &GameLog) -> Result<String, String> {
+pub fn export_text<G: GameMeta>(log: &GameLog) -> Result<String, RecordError> {
     let state = replay_log::<G>(log)?;
     let mut out = String::new();
     out.push_str(&format!("[Game \"{}\"]\n", G::ID));
@@ -139,65 +161,66 @@ pub fn parse_tag(line: &str) -> Option<(String, String)> {
     Some((key.to_string(), value))
 }
 
-/// Read every game of a text record and replay it.
-pub fn import_text<G: GameMeta>(text: &str) -> Result<Vec<Replayed<G>>, String> {
-    let mut games = Vec::new();
-    let mut tags: Vec<(String, String)> = Vec::new();
-    let mut moves: Vec<(usize, String)> = Vec::new();
-    let mut in_moves = false;
-    let flush = |tags: &mut Vec<(String, String)>,
-                 moves: &mut Vec<(usize, String)>,
-                 games: &mut Vec<Replayed<G>>|
-     -> Result<(), String> {
-        if tags.is_empty() && moves.is_empty() {
-            return Ok(());
-        }
+/// One game of a text record as read, before it is replayed.
+#[derive(Default)]
+struct RawGame {
+    tags: Vec<(String, String)>,
+    /// Each move with its line.
+    moves: Vec<(usize, String)>,
+}
+
+impl RawGame {
+    /// Replay this game, the `number`-th of the file.
+    fn replay<G: GameMeta>(self, number: usize) -> Result<Replayed<G>, RecordError> {
+        let in_game = |e: RecordError| e.in_game(number);
         let mut options = Vec::new();
         let mut position = None;
-        for (k, v) in tags.iter() {
+        for (k, v) in &self.tags {
             match k.as_str() {
-                "Option" => {
-                    let (k, v) = crate::options::parse_pair(v).map_err(|e| format!("game {}: {e}", games.len() + 1))?;
-                    options.push((k, v));
-                }
-                "Position" => position = Some(v.clone()),
+                "Option" => options.push(crate::options::parse_pair(v).map_err(|e| in_game(RecordError::new(e)))?),
+                "Position" => position = Some(v.as_str()),
                 "Game" if v != G::ID => {
-                    return Err(format!("game {}: the record is for '{v}', not '{}'", games.len() + 1, G::ID))
+                    let why = format!("the record is for '{v}', not '{}'", G::ID);
+                    return Err(in_game(RecordError::syntax(why)));
                 }
                 _ => {}
             }
         }
-        let opts = G::Options::from_pairs(&options).map_err(|e| format!("game {}: {e}", games.len() + 1))?;
-        let mut state = match &position {
-            Some(p) => {
-                G::from_position(p, &opts).map_err(|e| format!("game {}: bad position: {e}", games.len() + 1))?
-            }
-            None => G::new(&opts),
-        };
-        let mut applied = 0;
-        for (line, m) in moves.iter() {
-            let mv = state
-                .check_move(m)
-                .map_err(|e| format!("game {}, line {line}, move {}: {e}", games.len() + 1, applied + 1))?;
-            state.play(mv);
-            applied += 1;
+        let opts = G::Options::from_pairs(&options).map_err(|e| in_game(RecordError::new(e)))?;
+        let texts: Vec<&str> = self.moves.iter().map(|(_, m)| m.as_str()).collect();
+        let state = replay::<G>(&opts, position, &texts).map_err(|mut e| {
+            e.line = e.move_no.map(|n| self.moves[n - 1].0);
+            in_game(e)
+        })?;
+        Ok(Replayed { state, tags: self.tags, moves: texts.len(), ended_at: None, notes: Vec::new() })
+    }
+}
+
+/// Read every game of a text record and replay it.
+pub fn import_text<G: GameMeta>(text: &str) -> Result<Vec<Replayed<G>>, RecordError> {
+    let mut games = Vec::new();
+    let mut cur = RawGame::default();
+    let mut in_moves = false;
+    let flush = |cur: &mut RawGame, games: &mut Vec<Replayed<G>>| -> Result<(), RecordError> {
+        let game = std::mem::take(cur);
+        if !game.tags.is_empty() || !game.moves.is_empty() {
+            games.push(game.replay::<G>(games.len() + 1)?);
         }
-        games.push(Replayed { state, tags: std::mem::take(tags), moves: applied, ended_at: None, notes: Vec::new() });
-        moves.clear();
         Ok(())
     };
-    for (n, raw) in text.lines().enumerate() {
-        let line = raw.split('#').next().unwrap_or("").trim();
+    for (n, line) in text.lines().enumerate() {
+        let line = line.split('#').next().unwrap_or("").trim();
         if line.is_empty() {
             continue;
         }
         if line.starts_with('[') {
             if in_moves {
-                flush(&mut tags, &mut moves, &mut games)?;
+                flush(&mut cur, &mut games)?;
                 in_moves = false;
             }
-            let tag = parse_tag(line).ok_or_else(|| format!("line {}: malformed tag '{line}'", n + 1))?;
-            tags.push(tag);
+            let tag =
+                parse_tag(line).ok_or_else(|| RecordError::syntax(format!("malformed tag '{line}'")).at_line(n + 1))?;
+            cur.tags.push(tag);
             continue;
         }
         in_moves = true;
@@ -205,13 +228,13 @@ pub fn import_text<G: GameMeta>(text: &str) -> Result<Vec<Replayed<G>>, String> 
             let is_number = tok.ends_with('.') && tok[..tok.len() - 1].chars().all(|c| c.is_ascii_digit());
             let is_result = tok == "*" || tok == "draw" || G::PLAYERS.contains(&tok);
             if !is_number && !is_result {
-                moves.push((n + 1, tok.to_string()));
+                cur.moves.push((n + 1, tok.to_string()));
             }
         }
     }
-    flush(&mut tags, &mut moves, &mut games)?;
+    flush(&mut cur, &mut games)?;
     if games.is_empty() {
-        return Err("the record holds no game".to_string());
+        return Err(RecordError::new(RecordProblem::Empty));
     }
     Ok(games)
 }

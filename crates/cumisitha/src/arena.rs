@@ -93,6 +93,52 @@ impl ArenaReport {
     }
 }
 
+/// Why a match against an external engine stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum ArenaError {
+    /// The engine's command line is empty.
+    #[error("no engine command given")]
+    NoCommand,
+    /// The engine could not be started.
+    #[error("cannot start '{program}': {source} (is it installed? try apt-get install stockfish)")]
+    Start {
+        /// The program named.
+        program: String,
+        /// Why it did not start.
+        source: std::io::Error,
+    },
+    /// The engine's standard input or output could not be opened.
+    #[error("no {0} for the engine")]
+    NoPipe(&'static str),
+    /// Writing to the engine failed.
+    #[error("{engine}: write failed: {source}")]
+    Write {
+        /// The engine's program.
+        engine: String,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The engine did not answer in time.
+    #[error("{engine} did not answer '{expected}' within {timeout:?}")]
+    Timeout {
+        /// The engine's program.
+        engine: String,
+        /// The answer waited for.
+        expected: String,
+        /// How long we waited.
+        timeout: Duration,
+    },
+    /// The engine exited.
+    #[error("{0} exited")]
+    Exited(String),
+    /// A line of the opening book was refused (a bug in the book).
+    #[error("opening {0}: {1}")]
+    Opening(&'static str, tabula_core::MoveError),
+    /// Our engine found no move although the game goes on (a bug).
+    #[error("our engine found no move in an ongoing game")]
+    NoMove,
+}
+
 /// The external engine, spoken to over its pipes.
 struct External {
     child: Child,
@@ -102,17 +148,17 @@ struct External {
 }
 
 impl External {
-    fn start(command: &[String]) -> Result<External, String> {
-        let (program, args) = command.split_first().ok_or("no engine command given")?;
+    fn start(command: &[String]) -> Result<External, ArenaError> {
+        let (program, args) = command.split_first().ok_or(ArenaError::NoCommand)?;
         let spawn = |p: &str| {
             Command::new(p).args(args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::null()).spawn()
         };
         // Debian installs engines in /usr/games, which is often not on PATH.
         let mut child = spawn(program)
             .or_else(|e| if program.contains('/') { Err(e) } else { spawn(&format!("/usr/games/{program}")) })
-            .map_err(|e| format!("cannot start '{program}': {e} (is it installed? try apt-get install stockfish)"))?;
-        let stdin = child.stdin.take().ok_or("no stdin for the engine")?;
-        let stdout = child.stdout.take().ok_or("no stdout for the engine")?;
+            .map_err(|source| ArenaError::Start { program: program.clone(), source })?;
+        let stdin = child.stdin.take().ok_or(ArenaError::NoPipe("stdin"))?;
+        let stdout = child.stdout.take().ok_or(ArenaError::NoPipe("stdout"))?;
         let (tx, rx) = mpsc::channel();
         std::thread::spawn(move || {
             for line in BufReader::new(stdout).lines().map_while(Result::ok) {
@@ -124,14 +170,14 @@ impl External {
         Ok(External { child, stdin, lines: rx, name: program.clone() })
     }
 
-    fn send(&mut self, line: &str) -> Result<(), String> {
+    fn send(&mut self, line: &str) -> Result<(), ArenaError> {
         writeln!(self.stdin, "{line}")
             .and_then(|_| self.stdin.flush())
-            .map_err(|e| format!("{}: write failed: {e}", self.name))
+            .map_err(|source| ArenaError::Write { engine: self.name.clone(), source })
     }
 
     /// Read lines until one starts with `prefix`; returns it.
-    fn wait_for(&mut self, prefix: &str, timeout: Duration) -> Result<String, String> {
+    fn wait_for(&mut self, prefix: &str, timeout: Duration) -> Result<String, ArenaError> {
         let deadline = Instant::now() + timeout;
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
@@ -139,9 +185,10 @@ impl External {
                 Ok(l) if l.starts_with(prefix) => return Ok(l),
                 Ok(_) => {}
                 Err(RecvTimeoutError::Timeout) => {
-                    return Err(format!("{} did not answer '{prefix}' within {:?}", self.name, timeout))
+                    let engine = self.name.clone();
+                    return Err(ArenaError::Timeout { engine, expected: prefix.to_string(), timeout });
                 }
-                Err(RecvTimeoutError::Disconnected) => return Err(format!("{} exited", self.name)),
+                Err(RecvTimeoutError::Disconnected) => return Err(ArenaError::Exited(self.name.clone())),
             }
         }
     }
@@ -157,7 +204,10 @@ impl Drop for External {
 }
 
 /// Play the match; `progress` hears each finished game.
-pub fn run(config: &ArenaConfig, progress: &mut dyn FnMut(&ArenaGame, &ArenaReport)) -> Result<ArenaReport, String> {
+pub fn run(
+    config: &ArenaConfig,
+    progress: &mut dyn FnMut(&ArenaGame, &ArenaReport),
+) -> Result<ArenaReport, ArenaError> {
     let mut ext = External::start(&config.command)?;
     ext.send("uci")?;
     ext.wait_for("uciok", Duration::from_secs(10))?;
@@ -180,7 +230,7 @@ pub fn run(config: &ArenaConfig, progress: &mut dyn FnMut(&ArenaGame, &ArenaRepo
         let mut state = Cumisitha::new(&NoOptions);
         let mut moves: Vec<String> = Vec::new();
         for m in book.split_whitespace() {
-            let mv = state.check_move(m).map_err(|e| format!("opening {opening}: {e}"))?;
+            let mv = state.check_move(m).map_err(|e| ArenaError::Opening(opening, e))?;
             state.play(mv);
             moves.push(m.to_string());
         }
@@ -192,7 +242,7 @@ pub fn run(config: &ArenaConfig, progress: &mut dyn FnMut(&ArenaGame, &ArenaRepo
                     engine.search(state.board(), Limits::movetime(t), Arc::new(AtomicBool::new(false)), &mut |_| {});
                 report.nodes += r.nodes;
                 report.search_time += r.time;
-                r.best.ok_or("our engine found no move in an ongoing game")?
+                r.best.ok_or(ArenaError::NoMove)?
             } else {
                 ext.send(&format!("position startpos moves {}", moves.join(" ")))?;
                 ext.send(&format!("go movetime {ms}"))?;
@@ -236,7 +286,7 @@ pub fn run(config: &ArenaConfig, progress: &mut dyn FnMut(&ArenaGame, &ArenaRepo
 }
 
 /// One game as PGN, for inspecting a match afterwards.
-pub fn game_pgn(game: &ArenaGame, engine_name: &str) -> Result<String, String> {
+pub fn game_pgn(game: &ArenaGame, engine_name: &str) -> Result<String, tabula_core::RecordError> {
     let (white, black) = if game.tabula_white { ("Tabula", engine_name) } else { (engine_name, "Tabula") };
     let log = tabula_core::GameLog {
         game: "cumisitha".into(),
@@ -272,7 +322,7 @@ mod tests {
             games: 1,
             hash_mb: 1,
         };
-        let err = run(&config, &mut |_, _| {}).unwrap_err();
+        let err = run(&config, &mut |_, _| {}).unwrap_err().to_string();
         assert!(err.contains("cannot start '/nonexistent/engine'"), "{err}");
     }
 }

@@ -9,7 +9,7 @@ use crate::game::Cumisitha;
 use crate::rules::START_FEN;
 use crate::san;
 use tabula_core::record::{parse_tag, replay_log};
-use tabula_core::{Game, GameLog, NoOptions, Player, Replayed, Status};
+use tabula_core::{Game, GameLog, MoveError, NoOptions, Player, RecordError, RecordProblem, Replayed, Status};
 
 /// One game as read from the file, before replaying.
 #[derive(Debug, Default)]
@@ -32,7 +32,7 @@ fn is_result(tok: &str) -> bool {
 }
 
 /// Split the file into games of tags and move tokens.
-fn tokenize(text: &str) -> Result<Vec<RawGame>, String> {
+fn tokenize(text: &str) -> Result<Vec<RawGame>, RecordError> {
     let mut games = Vec::new();
     let mut cur = RawGame { first_line: 1, ..RawGame::default() };
     let mut depth = 0usize; // variation nesting
@@ -54,8 +54,10 @@ fn tokenize(text: &str) -> Result<Vec<RawGame>, String> {
                 if cur.is_empty() {
                     cur.first_line = line_no;
                 }
-                let tag = parse_tag(t)
-                    .ok_or_else(|| format!("line {line_no}: malformed tag pair '{t}' (expected [Name \"value\"])"))?;
+                let tag = parse_tag(t).ok_or_else(|| {
+                    RecordError::syntax(format!("malformed tag pair '{t}' (expected [Name \"value\"])"))
+                        .at_line(line_no)
+                })?;
                 cur.tags.push(tag);
                 continue;
             }
@@ -82,11 +84,12 @@ fn tokenize(text: &str) -> Result<Vec<RawGame>, String> {
                     i += 1;
                 }
                 '}' => {
-                    return Err(format!("line {line_no}: '}}' closes a comment that was never opened"));
+                    return Err(RecordError::syntax("'}' closes a comment that was never opened").at_line(line_no));
                 }
                 ')' => {
                     if depth == 0 {
-                        return Err(format!("line {line_no}: ')' closes a variation that was never opened"));
+                        let why = "')' closes a variation that was never opened";
+                        return Err(RecordError::syntax(why).at_line(line_no));
                     }
                     depth -= 1;
                     i += 1;
@@ -132,10 +135,10 @@ fn tokenize(text: &str) -> Result<Vec<RawGame>, String> {
         }
     }
     if let Some(l) = in_comment {
-        return Err(format!("line {l}: a comment opened with '{{' is never closed"));
+        return Err(RecordError::syntax("a comment opened with '{' is never closed").at_line(l));
     }
     if depth > 0 {
-        return Err("a variation opened with '(' is never closed".into());
+        return Err(RecordError::syntax("a variation opened with '(' is never closed"));
     }
     if !cur.is_empty() {
         games.push(cur);
@@ -159,30 +162,30 @@ fn result_of(status: Status) -> &'static str {
 }
 
 /// Read every game of a PGN file and replay it.
-pub fn import(text: &str) -> Result<Vec<Replayed<Cumisitha>>, String> {
+pub fn import(text: &str) -> Result<Vec<Replayed<Cumisitha>>, RecordError> {
     let raw = tokenize(text)?;
     let mut out = Vec::new();
     for (gi, g) in raw.into_iter().enumerate() {
         let n = gi + 1;
-        let at = |line: usize| format!("game {n} (line {line})");
+        let at = |line: usize, e: RecordError| e.in_game(n).at_line(line);
         if let Some(v) = tag(&g.tags, "Variant") {
             let v_low = v.to_ascii_lowercase();
             if !matches!(v_low.as_str(), "cumisitha" | "standard" | "chess" | "from position" | "") {
-                return Err(format!("{}: the record is for the variant '{v}', not Cumisitha", at(g.first_line)));
+                let why = format!("the record is for the variant '{v}', not Cumisitha");
+                return Err(at(g.first_line, RecordError::syntax(why)));
             }
         }
         let mut state = match tag(&g.tags, "FEN") {
             Some(fen) => Cumisitha::from_position(fen, &NoOptions)
-                .map_err(|e| format!("{}: bad FEN tag '{fen}': {e}", at(g.first_line)))?,
+                .map_err(|e| at(g.first_line, RecordError::syntax(format!("bad FEN tag '{fen}': {e}"))))?,
             None => Cumisitha::new(&NoOptions),
         };
         let mut ended_at = state.status().is_over().then_some(0u32);
         let mut applied = 0u32;
         for (line, text) in &g.moves {
-            let mv = state.parse_move(text).map_err(|e| format!("{}, ply {}: {e}", at(*line), applied + 1))?;
-            state
-                .play_chess(mv)
-                .map_err(|e| format!("{}, ply {}: illegal move '{text}': {e}", at(*line), applied + 1))?;
+            let refused = |e: MoveError| at(*line, RecordError::new(e).at_move(applied as usize + 1));
+            let mv = state.parse_move(text).map_err(|e| refused(MoveError::malformed(text, e.message)))?;
+            state.play_chess(mv).map_err(|e| refused(MoveError::illegal(text, e.reason)))?;
             applied += 1;
             if ended_at.is_none() && state.status().is_over() {
                 ended_at = Some(applied);
@@ -217,7 +220,7 @@ pub fn import(text: &str) -> Result<Vec<Replayed<Cumisitha>>, String> {
         out.push(Replayed { state, tags: g.tags, moves: applied as usize, ended_at, notes });
     }
     if out.is_empty() {
-        return Err("the PGN holds no game".into());
+        return Err(RecordError::new(RecordProblem::Empty));
     }
     Ok(out)
 }
@@ -227,10 +230,10 @@ fn quote(s: &str) -> String {
 }
 
 /// Write a game as PGN with SAN moves and a `[Variant "Cumisitha"]` tag.
-pub fn export(log: &GameLog) -> Result<String, String> {
+pub fn export(log: &GameLog) -> Result<String, RecordError> {
     let end = replay_log::<Cumisitha>(log)?;
     let start = match &log.start_position {
-        Some(p) => Cumisitha::from_position(p, &NoOptions).map_err(|e| format!("bad position: {e}"))?,
+        Some(p) => Cumisitha::from_position(p, &NoOptions).map_err(RecordError::position)?,
         None => Cumisitha::new(&NoOptions),
     };
     let result = match log.result.as_deref() {
@@ -238,7 +241,7 @@ pub fn export(log: &GameLog) -> Result<String, String> {
         Some("black") => "0-1",
         Some("draw") => "1/2-1/2",
         Some(other) if is_result(other) => other,
-        Some(other) => return Err(format!("unknown result '{other}' (white, black or draw)")),
+        Some(other) => return Err(RecordError::syntax(format!("unknown result '{other}' (white, black or draw)"))),
         None => result_of(end.status()),
     };
     let date = log.date.as_deref().map(|d| d.replace('-', ".")).unwrap_or_else(|| "????.??.??".into());
@@ -270,7 +273,7 @@ pub fn export(log: &GameLog) -> Result<String, String> {
     let mut scratch = Vec::new();
     let mut tokens = Vec::new();
     for (i, text) in log.moves.iter().enumerate() {
-        let mv = state.check_move(text).map_err(|e| format!("move {}: {e}", i + 1))?;
+        let mv = state.check_move(text).map_err(|e| RecordError::new(e).at_move(i + 1))?;
         let number = state.board().fullmove_number();
         let white = state.board().side_to_move() == cozy_chess::Color::White;
         if white {
@@ -422,8 +425,12 @@ Nxb8 17. Rd8# 1-0
 
     #[test]
     fn broken_pgn_gets_clear_errors() {
-        let err = |t: &str| import(t).unwrap_err();
-        assert!(err("1. e4 e5 2. Ke3").contains("game 1 (line 1), ply 3: 'Ke3'"), "{}", err("1. e4 e5 2. Ke3"));
+        let err = |t: &str| import(t).unwrap_err().to_string();
+        assert!(
+            err("1. e4 e5 2. Ke3").contains("game 1, line 1, move 3: malformed move 'Ke3'"),
+            "{}",
+            err("1. e4 e5 2. Ke3")
+        );
         assert!(err("[White \"x\"]\n\n1. e4 {never closed\n").contains("line 3: a comment opened"));
         assert!(err("1. e4 (1. d4 e5").contains("never closed"));
         assert!(err("1. e4 e5)").contains("never opened"));
@@ -432,6 +439,6 @@ Nxb8 17. Rd8# 1-0
         assert!(err("[Variant \"Crazyhouse\"]\n1. e4").contains("variant 'Crazyhouse'"));
         assert!(err("[FEN \"8/8/8 w - - 0 1\"]\n1. e4").contains("bad FEN tag"));
         assert!(err("").contains("no game"));
-        assert!(err("[Event \"x\"]\n1. e4 e5 2. Qxf7+ Ke7 *").contains("ply 3: 'Qxf7+'"));
+        assert!(err("[Event \"x\"]\n1. e4 e5 2. Qxf7+ Ke7 *").contains("move 3: malformed move 'Qxf7+'"));
     }
 }

@@ -20,6 +20,7 @@
 //! at most once per game.
 
 use crate::options::{DotsOptions, Format, Stage};
+use tabula_core::splitmix::mix;
 use tabula_core::{Outcome, Player, Status};
 
 /// A point of the board: the index of its cell in the padded array.
@@ -145,14 +146,6 @@ const fn build_ring_groups() -> [[u8; 9]; 256] {
     table
 }
 
-/// A cheap, well-mixed 64-bit key (SplitMix64's finaliser).
-#[inline]
-fn mix(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
-}
 /// Kinds: 0..4 dots (colour-1 + 2*captured), 4..6 territory (owner-1).
 #[inline]
 fn zkey(cell: usize, kind: usize) -> u64 {

@@ -6,6 +6,7 @@
 //! [`ai`] holds the MCTS players.
 
 pub mod ai;
+pub mod encoding;
 pub mod engine;
 pub mod options;
 pub mod sgf;
@@ -174,11 +175,11 @@ impl GameMeta for Dots {
         "sgf"
     }
 
-    fn export(log: &tabula_core::GameLog) -> Result<String, String> {
+    fn export(log: &tabula_core::GameLog) -> Result<String, tabula_core::RecordError> {
         sgf::export(log)
     }
 
-    fn import(text: &str) -> Result<Vec<tabula_core::Replayed<Self>>, String> {
+    fn import(text: &str) -> Result<Vec<tabula_core::Replayed<Self>>, tabula_core::RecordError> {
         sgf::import(text)
     }
 }

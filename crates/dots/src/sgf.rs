@@ -10,7 +10,7 @@ use crate::engine::Point;
 use crate::options::{DotsOptions, Format, Stage, MAX_SIDE, MIN_SIDE};
 use crate::Dots;
 use tabula_core::record::replay_log;
-use tabula_core::{Game, GameLog, GameOptions, Player, Replayed, Status};
+use tabula_core::{Game, GameLog, GameOptions, Player, RecordError, RecordProblem, Replayed, Status};
 
 /// SGF coordinates reach 52 (`a`-`z`, `A`-`Z`).
 pub const MAX_SGF_SIDE: usize = 52;
@@ -36,8 +36,8 @@ impl Parser<'_> {
     fn line(&self, at: usize) -> usize {
         self.text[..at.min(self.text.len())].bytes().filter(|&b| b == b'\n').count() + 1
     }
-    fn err(&self, what: &str) -> String {
-        format!("SGF line {}: {what}", self.line(self.pos))
+    fn err(&self, what: &str) -> RecordError {
+        RecordError::syntax(what).at_line(self.line(self.pos))
     }
     fn skip_ws(&mut self) {
         while self.pos < self.text.len() && self.text.as_bytes()[self.pos].is_ascii_whitespace() {
@@ -49,7 +49,7 @@ impl Parser<'_> {
     }
 
     /// GameTree: `(` Node+ GameTree* `)`; returns its main line.
-    fn tree(&mut self, depth: usize) -> Result<Vec<Node>, String> {
+    fn tree(&mut self, depth: usize) -> Result<Vec<Node>, RecordError> {
         if depth > 10_000 {
             return Err(self.err("variations nested too deeply"));
         }
@@ -90,7 +90,7 @@ impl Parser<'_> {
         Ok(nodes)
     }
 
-    fn node(&mut self) -> Result<Node, String> {
+    fn node(&mut self) -> Result<Node, RecordError> {
         let mut node = Node::default();
         loop {
             self.skip_ws();
@@ -130,12 +130,14 @@ impl Parser<'_> {
                     }
                 }
                 if !closed {
-                    return Err(format!("SGF line {}: property {ident} has an unclosed value", self.line(start)));
+                    let why = format!("property {ident} has an unclosed value");
+                    return Err(RecordError::syntax(why).at_line(self.line(start)));
                 }
                 values.push(value);
             }
             if values.is_empty() {
-                return Err(format!("SGF line {}: property {ident} has no value", self.line(start)));
+                let why = format!("property {ident} has no value");
+                return Err(RecordError::syntax(why).at_line(self.line(start)));
             }
             node.props.push((ident, values));
         }
@@ -143,7 +145,7 @@ impl Parser<'_> {
 }
 
 /// Parse every game tree of a collection into its main line of nodes.
-pub fn parse(text: &str) -> Result<Vec<Vec<Node>>, String> {
+pub fn parse(text: &str) -> Result<Vec<Vec<Node>>, RecordError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut p = Parser { text, pos: 0 };
     let mut games = Vec::new();
@@ -155,7 +157,7 @@ pub fn parse(text: &str) -> Result<Vec<Vec<Node>>, String> {
         games.push(p.tree(0)?);
     }
     if games.is_empty() {
-        return Err("the file holds no SGF game tree".into());
+        return Err(RecordError::new(RecordProblem::Empty));
     }
     Ok(games)
 }
@@ -232,8 +234,9 @@ fn standard_cross(opts: &DotsOptions) -> (Vec<Point>, Vec<Point>) {
 }
 
 /// Replay one game tree's main line.
-fn replay_tree(nodes: &[Node], game_no: usize) -> Result<Replayed<Dots>, String> {
-    let at = |what: String| format!("game {game_no}: {what}");
+fn replay_tree(nodes: &[Node], game_no: usize) -> Result<Replayed<Dots>, RecordError> {
+    let at = |what: String| RecordError::syntax(what).in_game(game_no);
+    let at_move = |n: usize, what: String| at(what).at_move(n);
     let root = &nodes[0];
     match root.get("GM") {
         Some("40") => {}
@@ -320,19 +323,21 @@ fn replay_tree(nodes: &[Node], game_no: usize) -> Result<Replayed<Dots>, String>
             }
             let (pt_text, rest) = value.split_at(value.char_indices().nth(2).map_or(value.len(), |(i, _)| i));
             if !rest.is_empty() && !rest.starts_with('.') {
-                return Err(at(format!(
-                    "move {} {k}[{value}]: expected a point, then optionally '.' and a chain",
-                    moves + 1
-                )));
-            }
-            let p = sgf_point(&state, pt_text).map_err(|e| at(format!("move {} {k}[{value}]: {e}", moves + 1)))?;
-            if !state.is_playable(p) {
-                return Err(at(format!(
-                    "move {} {k}[{value}] ({}): {}; the record cannot be replayed under automatic capture",
+                return Err(at_move(
                     moves + 1,
-                    state.point_name(p),
-                    state.explain_illegal(p)
-                )));
+                    format!("{k}[{value}]: expected a point, then optionally '.' and a chain"),
+                ));
+            }
+            let p = sgf_point(&state, pt_text).map_err(|e| at_move(moves + 1, format!("{k}[{value}]: {e}")))?;
+            if !state.is_playable(p) {
+                return Err(at_move(
+                    moves + 1,
+                    format!(
+                        "{k}[{value}] ({}): {}; the record cannot be replayed under automatic capture",
+                        state.point_name(p),
+                        state.explain_illegal(p)
+                    ),
+                ));
             }
             if state.to_move() != who {
                 if !turn_note {
@@ -363,7 +368,7 @@ fn replay_tree(nodes: &[Node], game_no: usize) -> Result<Replayed<Dots>, String>
 }
 
 /// Read every game of an SGF collection and replay it.
-pub fn import(text: &str) -> Result<Vec<Replayed<Dots>>, String> {
+pub fn import(text: &str) -> Result<Vec<Replayed<Dots>>, RecordError> {
     let trees = parse(text)?;
     trees.iter().enumerate().map(|(i, nodes)| replay_tree(nodes, i + 1)).collect()
 }
@@ -373,12 +378,13 @@ fn escape(s: &str) -> String {
 }
 
 /// Write a game log as SGF.
-pub fn export(log: &GameLog) -> Result<String, String> {
+pub fn export(log: &GameLog) -> Result<String, RecordError> {
     let state = replay_log::<Dots>(log)?;
     let opts = *state.options();
     let (w, h) = (opts.width as usize, opts.height as usize);
     if w > MAX_SGF_SIDE || h > MAX_SGF_SIDE {
-        return Err(format!("SGF coordinates reach {MAX_SGF_SIDE}: a {w}x{h} board cannot be written as SGF"));
+        let why = format!("SGF coordinates reach {MAX_SGF_SIDE}: a {w}x{h} board cannot be written as SGF");
+        return Err(RecordError::syntax(why));
     }
     let mut out = String::from("(;FF[4]GM[40]CA[UTF-8]AP[Tabula]");
     out.push_str(&if w == h { format!("SZ[{w}]") } else { format!("SZ[{w}:{h}]") });
@@ -436,7 +442,7 @@ pub fn export(log: &GameLog) -> Result<String, String> {
     }
     let mut replay = Dots::new(&opts);
     for (i, text) in log.moves.iter().enumerate() {
-        let p = replay.parse_point(text).map_err(|e| format!("move {}: {e}", i + 1))?;
+        let p = replay.check_move(text).map_err(|e| RecordError::new(e).at_move(i + 1))?;
         let tag = if replay.to_move() == Player::First { "B" } else { "W" };
         out.push_str(&format!(";{tag}[{}]", point_sgf(&replay, p)));
         if i % 10 == 9 {
@@ -504,7 +510,7 @@ mod tests {
     #[test]
     fn too_large_boards_cannot_be_exported() {
         let log = random_log(&DotsOptions::sized(53, 20), 1, 10);
-        assert!(export(&log).unwrap_err().contains("52"));
+        assert!(export(&log).unwrap_err().to_string().contains("52"));
     }
 
     #[test]
@@ -523,13 +529,13 @@ mod tests {
 
     #[test]
     fn bad_records_are_refused_clearly() {
-        let e = import("(;GM[40]SZ[25]RU[Punish=0,Holes=1,MustSurr=0];B[aa])").unwrap_err();
+        let e = import("(;GM[40]SZ[25]RU[Punish=0,Holes=1,MustSurr=0];B[aa])").unwrap_err().to_string();
         assert!(e.contains("MustSurr=0"), "{e}");
-        assert!(import("(;GM[1]SZ[19];B[aa])").unwrap_err().contains("not a Dots record"));
-        assert!(import("(;GM[40]SZ[39:32];B[aa]").unwrap_err().contains("missing ')'"));
-        assert!(import("(;GM[40]SZ[99];B[aa])").unwrap_err().contains("SZ[99]"));
-        assert!(import("(;GM[40]SZ[10];B[zz])").unwrap_err().contains("off the 10x10 board"));
-        let e = import("(;GM[40]SZ[10];B[aa];W[aa])").unwrap_err();
+        assert!(import("(;GM[1]SZ[19];B[aa])").unwrap_err().to_string().contains("not a Dots record"));
+        assert!(import("(;GM[40]SZ[39:32];B[aa]").unwrap_err().to_string().contains("missing ')'"));
+        assert!(import("(;GM[40]SZ[99];B[aa])").unwrap_err().to_string().contains("SZ[99]"));
+        assert!(import("(;GM[40]SZ[10];B[zz])").unwrap_err().to_string().contains("off the 10x10 board"));
+        let e = import("(;GM[40]SZ[10];B[aa];W[aa])").unwrap_err().to_string();
         assert!(e.contains("move 2") && e.contains("1-10") && e.contains("already holds"), "{e}");
         assert!(import("").is_err());
         assert!(import("(;GM[40]SZ[10];B[a\\").is_err());

@@ -1,7 +1,9 @@
-//! The shared API checks on random games, and parser fuzzing.
+//! The API's invariants on random games on boards of every size and in
+//! every championship format, and parsers that never panic:
+//! `tabula_core::conformance`, run once for Dots.
 
 use proptest::prelude::*;
-use tabula_core::conformance::{check_random_game, feed_parsers, near_miss_strings};
+use tabula_core::conformance::{feed_parsers, random_sim_test};
 use tabula_core::Game;
 use tabula_dots::{Dots, DotsOptions, Format, Stage};
 
@@ -9,41 +11,30 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(24))]
 
     #[test]
-    fn small_boards_keep_the_api_invariants(seed in any::<u64>(), w in 5u8..12, h in 5u8..12, cross in any::<bool>()) {
-        let start = Dots::new(&DotsOptions { cross, ..DotsOptions::sized(w, h) });
-        check_random_game(&start, seed, 400).map_err(TestCaseError::fail)?;
-    }
-
-    #[test]
-    fn championship_formats_keep_the_api_invariants(seed in any::<u64>(), f in 0usize..3, knockout in any::<bool>()) {
+    fn random_games_keep_the_invariants(
+        seed in any::<u64>(),
+        (w, h, cross) in (5u8..12, 5u8..12, any::<bool>()),
+        (f, knockout) in (0usize..3, any::<bool>()),
+    ) {
         let format = [Format::Express, Format::Extended, Format::Full][f];
         let stage = if knockout { Stage::Knockout } else { Stage::Group };
-        let start = Dots::new(&DotsOptions { format, stage, ..DotsOptions::sized(16, 16) });
-        check_random_game(&start, seed, 800).map_err(TestCaseError::fail)?;
+        let small = Dots::new(&DotsOptions { cross, ..DotsOptions::sized(w, h) });
+        random_sim_test(&[small], seed, 1, 400).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        let championship = Dots::new(&DotsOptions { format, stage, ..DotsOptions::sized(16, 16) });
+        random_sim_test(&[championship], seed, 1, 800).map_err(|e| TestCaseError::fail(e.to_string()))?;
     }
 
     #[test]
-    fn parsers_never_panic(text in ".{0,24}") {
-        feed_parsers(&Dots::new(&DotsOptions::default()), &text);
-    }
-}
-
-#[test]
-fn full_size_board_keeps_the_api_invariants() {
-    let start = Dots::new(&DotsOptions::default());
-    for seed in 0..2 {
-        check_random_game(&start, seed, 2000).unwrap();
-    }
-}
-
-#[test]
-fn near_miss_strings_never_panic() {
-    for size in [(39u8, 32u8), (5, 5), (64, 64)] {
-        let s = Dots::new(&DotsOptions::sized(size.0, size.1));
-        for text in near_miss_strings(3, 2000) {
-            feed_parsers(&s, &text);
+    fn arbitrary_strings_never_panic(text in ".{0,24}") {
+        for (w, h) in [(39u8, 32u8), (5, 5), (64, 64)] {
+            feed_parsers(&Dots::new(&DotsOptions::sized(w, h)), &text);
         }
     }
+}
+
+#[test]
+fn full_size_boards_keep_the_invariants() {
+    random_sim_test(&[Dots::new(&DotsOptions::default())], 0, 2, 2000).unwrap();
 }
 
 #[test]

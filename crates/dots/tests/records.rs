@@ -80,7 +80,7 @@ fn zagram_automatic_capture_records_agree_with_their_results() {
 #[test]
 fn explicit_enclosure_records_are_refused_as_such() {
     for name in ["zagram153375.sgf", "zagram185253.sgf"] {
-        let e = Dots::import(&read(name)).unwrap_err();
+        let e = Dots::import(&read(name)).unwrap_err().to_string();
         assert!(e.contains("MustSurr=0") && e.contains("cannot be replayed"), "{name}: {e}");
     }
 }

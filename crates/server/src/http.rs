@@ -192,7 +192,7 @@ pub fn parse_time_control(v: &Value) -> Result<TimeControl, ApiError> {
     let bad = |m: String| ApiError::bad_request("bad_time_control", m);
     let tc = match v {
         Value::Null => TimeControl::None,
-        Value::String(s) => TimeControl::parse(s).map_err(bad)?,
+        Value::String(s) => TimeControl::parse(s).map_err(|e| bad(e.to_string()))?,
         Value::Object(_) => serde_json::from_value::<TimeControl>(v.clone())
             .map_err(|e| bad(format!("time control: {e} (kinds: none, fischer, match_clock, shot_clock)")))?,
         _ => return Err(bad("time_control must be a string such as \"fischer:300+5\" or an object".into())),

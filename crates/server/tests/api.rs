@@ -83,7 +83,7 @@ async fn every_game_against_the_ai_to_its_end() {
         assert_eq!(export.status, 200, "{id}: {}", export.body);
         // The record reads back, through the game's own importer, to the same game.
         let replayed =
-            tabula_games::REGISTRY.get(id).unwrap().replay(&export.body).unwrap_or_else(|e| panic!("{id}: {e}"));
+            tabula_games::REGISTRY.get(id).unwrap().import(&export.body).unwrap_or_else(|e| panic!("{id}: {e}"));
         assert_eq!(replayed[0].moves as u64, plies, "{id}: {}", export.body);
         let listed = get(base, "/api/games?status=finished").await.json();
         assert!(listed["games"].as_array().unwrap().iter().any(|s| s["id"] == gid.as_str()), "{id}");

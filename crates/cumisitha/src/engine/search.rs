@@ -102,20 +102,13 @@ pub struct SearchResult {
     pub pv: Vec<Move>,
 }
 
-const fn splitmix(mut x: u64) -> u64 {
-    x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    x ^ (x >> 31)
-}
-
 /// Keys mixed into the TT key near the counter limit, where the same
 /// position's value depends on how many quiet plies are left.
 static COUNTER_KEYS: [u64; 101] = {
     let mut k = [0u64; 101];
     let mut i = 0;
     while i < 101 {
-        k[i] = splitmix(0xC0FFEE ^ (i as u64 * 7919));
+        k[i] = tabula_core::splitmix::mix(0xC0FFEE ^ (i as u64 * 7919));
         i += 1;
     }
     k
