@@ -253,7 +253,8 @@ fn value(records: &[Vec<RoundRecord>], total: &[Points], p: PlayerId, tb: TieBre
             rec.iter().map(|r| r.points.as_f64() / unit * opponent_points(total, p, r)).sum()
         }
         TieBreak::Wins => rec.iter().filter(|r| r.played && r.won).count() as f64,
-        TieBreak::ScoreDifference => rec.iter().filter_map(|r| r.margin).map(f64::from).sum(),
+        // `+ 0.0` turns the empty sum's -0.0 into 0.
+        TieBreak::ScoreDifference => rec.iter().filter_map(|r| r.margin).map(f64::from).sum::<f64>() + 0.0,
         TieBreak::DirectEncounter => 0.0,
     }
 }

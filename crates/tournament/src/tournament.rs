@@ -1107,10 +1107,10 @@ impl Tournament {
             self.seeds.clone()
         };
         match &self.config.system {
-            System::Knockout { .. } => self.knockout_standings(&records, &entered),
+            System::Knockout { .. } => self.knockout_standings(&records, &entered, &tiebreaks),
             System::Championship { .. } if self.bracket.is_some() => {
                 let qualified: Vec<PlayerId> = self.bracket.as_ref().unwrap().seeding.iter().map(|(p, _)| *p).collect();
-                let mut out = self.knockout_standings(&records, &qualified);
+                let mut out = self.knockout_standings(&records, &qualified, &tiebreaks);
                 let mut rest: Vec<(u32, Points, usize, PlayerId)> = Vec::new();
                 for group in self.group_standings() {
                     for (pos, s) in group.iter().enumerate() {
@@ -1177,9 +1177,14 @@ impl Tournament {
         seeded
     }
 
-    fn knockout_standings(&self, records: &[Vec<RoundRecord>], players: &[PlayerId]) -> Vec<Standing> {
+    fn knockout_standings(
+        &self,
+        records: &[Vec<RoundRecord>],
+        players: &[PlayerId],
+        tiebreaks: &[TieBreak],
+    ) -> Vec<Standing> {
         let Some(bracket) = &self.bracket else {
-            return rank(records, players, &[]);
+            return rank(records, players, tiebreaks);
         };
         let rounds = bracket.rounds.len() as u32;
         // Depth: how far each player went; higher is better.
@@ -1214,7 +1219,7 @@ impl Tournament {
                 rank_now = k as u32 + 1;
             }
             prev = Some(d);
-            let mut s = rank_one(records, p, &[]);
+            let mut s = rank_one(records, p, tiebreaks);
             s.rank = rank_now;
             out.push(s);
         }
