@@ -339,6 +339,27 @@ async fn dots_capture_by_clicking_shades_territory_and_scores() -> Result<()> {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn dots_is_not_turned_round_for_red() -> Result<()> {
+    let (_guard, server, b) = start_desktop().await?;
+    b.goto(&server.url("/")).await?;
+    b.wait("#game", 20).await?.select_by_value("dots").await?;
+    b.click("input[name=opponent][value=ai]").await?;
+    b.wait("#level", 5).await?.select_by_value("random").await?;
+    b.wait("#side", 5).await?.select_by_value("1").await?;
+    b.click("#create-game").await?;
+    b.wait("svg.dots-board .dot", 20).await?;
+    b.wait_js("window.tabulaGame && window.tabulaGame.state.plies >= 1", 20).await?;
+    // Red's own bar is under the board, but the lattice keeps x to the right and y up.
+    assert!(b.text(".bar-bottom .player-bar").await?.contains("Red"), "Red's bar at the bottom");
+    let x = |p: &str| format!("Number(document.querySelector(\"circle.dot[data-point='{p}']\").getAttribute('cx'))");
+    let y = |p: &str| format!("Number(document.querySelector(\"circle.dot[data-point='{p}']\").getAttribute('cy'))");
+    let upright =
+        b.eval(&format!("return {} < {} && {} > {};", x("20-16"), x("21-16"), y("20-16"), y("20-17"))).await?;
+    assert_eq!(upright, true, "the cross is drawn the right way up for Red");
+    b.close().await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn cumisitha_move_and_promotion_through_the_dialog() -> Result<()> {
     let (_guard, server, b) = start_desktop().await?;
     create_game(&b, &server, "cumisitha", "hotseat", None, &[]).await?;

@@ -45,10 +45,12 @@ export async function gamePage(root, [gameId]) {
     bars: true,
     label: `${game.name} board`,
   });
+  // Your own bar sits under the board. A board with sides turns round for
+  // the second player; Dots has none, so nobody sees it turned by default.
   const sided = board.constructor.sided;
-  const bottomDefault = () => (sided && myPlayers().length === 1 ? myPlayers()[0] : game.players[0]);
-  let bottom = bottomDefault();
-  board.flipped = bottom === game.players[1];
+  let bottom = myPlayers().length === 1 ? myPlayers()[0] : game.players[0];
+  let flipped = sided && bottom === game.players[1];
+  board.flipped = flipped;
 
   // ----- the parts of the page -----
   const bars = {};
@@ -66,6 +68,7 @@ export async function gamePage(root, [gameId]) {
   const heading = h('h1', { class: 'game-title' });
   const statusLine = h('p', { class: 'status-line', id: 'status-line', 'aria-live': 'polite' });
   const matchClock = h('div', { class: 'match-clock', id: 'match-clock', hidden: true });
+  const firstMove = h('p', { class: 'first-move hint', id: 'first-move', hidden: true });
   const banner = h('div', { class: 'result-banner', id: 'result-banner', hidden: true, role: 'status' });
   const drawBox = h('div', { class: 'draw-box', id: 'draw-box', 'aria-live': 'polite' });
   const inviteBox = h('div', { class: 'invite-box', id: 'invite-box' });
@@ -88,7 +91,7 @@ export async function gamePage(root, [gameId]) {
     h('div', { class: 'board-column' }, topHost, boardHost, bottomHost, gameInfo),
     h('aside', { class: 'side-column' },
       h('section', { class: 'card status-card', 'aria-label': 'Game status' },
-        heading, statusLine, matchClock, banner, notice, drawBox, inviteBox),
+        heading, statusLine, matchClock, firstMove, banner, notice, drawBox, inviteBox),
       h('section', { class: 'card moves-card', 'aria-label': 'Moves' },
         h('h2', {}, 'Moves'), historyBar, moveList.el, typedForm),
       h('section', { class: 'card controls-card', 'aria-label': 'Game actions' }, controls, links))));
@@ -133,6 +136,15 @@ export async function gamePage(root, [gameId]) {
     } else {
       matchClock.hidden = true;
     }
+    const deadline = game.first_move_deadline_ms;
+    if (deadline && !game.result && game.status === 'live') {
+      const left = deadline - (game.server_time_ms + (performance.now() - clockBase));
+      firstMove.hidden = false;
+      const mover = mine()[game.state.to_move] && myPlayers().length === 1 ? 'You have' : `${title(game.state.to_move)} has`;
+      firstMove.textContent = `${mover} ${formatClock(Math.max(0, left))} to make a first move, or the game is aborted.`;
+    } else {
+      firstMove.hidden = true;
+    }
     for (const p of game.players) {
       const el = bars[p].clock;
       if (!clock || clock.shared) { el.textContent = ''; continue; }
@@ -160,7 +172,7 @@ export async function gamePage(root, [gameId]) {
   const render = () => {
     window.tabulaGame = game; // for the browser tests and the curious
     const me = myPlayers();
-    board.flipped = bottom === game.players[1];
+    board.flipped = flipped;
     if (viewPly === null) {
       board.setState({ ...game.state, view: game.view }, { interactive: canMove(), premoveSide: premoveSide() });
     }
@@ -178,7 +190,7 @@ export async function gamePage(root, [gameId]) {
     if (game.result) {
       banner.hidden = false;
       banner.dataset.winner = game.result.winner || 'draw';
-      const who = game.result.winner ? `${title(game.result.winner)} wins` : 'Draw';
+      const who = game.status === 'aborted' ? 'Game aborted' : game.result.winner ? `${title(game.result.winner)} wins` : 'Draw';
       mount(banner, h('strong', {}, who), h('span', { class: 'reason' }, capitalise(game.result.reason || '')));
     } else {
       banner.hidden = true;
@@ -223,7 +235,7 @@ export async function gamePage(root, [gameId]) {
   const renderDraw = (me) => {
     mount(drawBox);
     const offer = game.draw_offer;
-    if (drawDeclined && !game.result) {
+    if (declinedForMe(me) && !game.result) {
       drawBox.append(h('p', { class: 'hint', id: 'draw-declined' }, 'Your draw offer was declined.'));
     }
     if (!offer || game.result) return;
@@ -234,6 +246,13 @@ export async function gamePage(root, [gameId]) {
     } else {
       drawBox.append(h('span', { class: 'hint' }, `${title(offer)} offered a draw.`));
     }
+  };
+
+  /** Whether to tell this viewer its draw offer was declined: the server's `draw_declined` when it sends one, else what this page saw. */
+  const declinedForMe = (me) => {
+    if (!('draw_declined' in game)) return drawDeclined;
+    const d = game.draw_declined;
+    return !!d && me.length > 0 && !mine()[d.by] && d.ply === game.state.plies;
   };
 
   const renderInvite = () => {
@@ -261,11 +280,25 @@ export async function gamePage(root, [gameId]) {
     }
   };
 
+  /** A game can be aborted while it waits for the opponent, or before your own first move (the server decides; this only offers the button). */
+  const canAbort = (me) => {
+    if (!me.length || game.result || !('first_move_deadline_ms' in game)) return false;
+    if (game.status === 'waiting') return true;
+    return game.status === 'live' && me.some((p) => !game.moves.some((m) => m.player === p));
+  };
+
   const renderControls = (me) => {
     const playing = me.length > 0 && game.status !== 'waiting';
     const over = !!game.result;
     mount(controls,
-      h('button', { type: 'button', id: 'flip', onclick: () => { bottom = game.players.find((p) => p !== bottom); render(); } }, 'Flip board'),
+      h('button', {
+        type: 'button', id: 'flip',
+        onclick: () => {
+          flipped = !flipped;
+          if (sided) bottom = game.players.find((p) => p !== bottom);
+          render();
+        },
+      }, 'Flip board'),
       playing && !over && h('button', {
         type: 'button', id: 'offer-draw', disabled: !!(game.draw_offer && mine()[game.draw_offer]),
         onclick: () => {
@@ -274,6 +307,10 @@ export async function gamePage(root, [gameId]) {
           action(() => api.draw(gameId, tokenFor(me), 'offer'));
         },
       }, 'Offer draw'),
+      canAbort(me) && h('button', {
+        type: 'button', id: 'abort',
+        onclick: () => action(() => api.abort(gameId, tokenFor(me))),
+      }, game.status === 'waiting' ? 'Cancel the game' : 'Abort'),
       playing && !over && h('button', {
         type: 'button', id: 'resign', class: 'danger',
         onclick: () => { if (confirm('Resign this game?')) action(() => api.resign(gameId, tokenFor(me))); },
@@ -283,6 +320,7 @@ export async function gamePage(root, [gameId]) {
         onclick: () => action(async () => {
           const res = await api.rematch(gameId, tokenFor(me));
           tokens.add(res.game.id, res.tokens || {});
+          if (res.invites && res.invites.length) localStorage.setItem(`tabula.invites.${res.game.id}`, JSON.stringify(res.invites));
           navigate(`/game/${res.game.id}`);
         }),
       }, 'Rematch'),
@@ -374,6 +412,7 @@ export async function gamePage(root, [gameId]) {
   };
 
   const apply = (next) => {
+    performance.mark('tabula:state'); // User Timing marks: see examples/dots_latency.rs
     if (next.updated_at_ms < game.updated_at_ms && next.moves.length < game.moves.length) return;
     const previous = game;
     // Keep people's notation (SAN) for moves that carry none: the view before a move knows it.
@@ -398,9 +437,11 @@ export async function gamePage(root, [gameId]) {
     if (next.status === 'live' && previous.status === 'waiting') playSound('start');
     if (next.result && !previous.result) playSound('end');
     render();
+    performance.mark('tabula:rendered');
   };
 
   const sendMove = (move) => {
+    performance.mark('tabula:move-sent');
     notice.textContent = '';
     const token = mine()[game.state.to_move];
     if (!socket.send({ type: 'move', token, move, ply: game.state.plies })) {

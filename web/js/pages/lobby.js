@@ -208,7 +208,8 @@ function optionField(opt) {
   } else {
     input = h('input', { type: 'text', name, id: name, value: opt.default, 'aria-describedby': help });
   }
-  return h('div', { class: 'option', 'data-option': opt.key },
+  // A long explanation gets the whole row; short ones sit side by side.
+  return h('div', { class: 'option', 'data-option': opt.key, 'data-wide': (opt.help || '').length > 70 },
     h('label', { for: name }, label), input, h('small', { class: 'hint', id: help }, opt.help));
 }
 
