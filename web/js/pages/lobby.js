@@ -28,8 +28,10 @@ export async function lobbyPage(root) {
   const levelSelect = h('select', { name: 'level', id: 'level' });
   const levelLabel = h('label', { class: 'inline level-field', for: 'level' }, 'Level ', levelSelect);
   const sideSelect = h('select', { name: 'side', id: 'side' });
+  // `/?game=dots` (the How to play pages link so) picks the game.
+  const wanted = new URLSearchParams(location.search).get('game');
   const gameSelect = h('select', { name: 'game', id: 'game' },
-    games.map((g) => h('option', { value: g.id }, g.name)));
+    games.map((g) => h('option', { value: g.id, selected: g.id === wanted }, g.name)));
   const description = h('p', { class: 'hint game-description', id: 'game-description' });
   const clockNote = h('p', { class: 'hint clock-note', id: 'clock-note' });
   const message = h('p', { class: 'error', role: 'alert' });

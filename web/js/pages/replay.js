@@ -44,6 +44,9 @@ export async function replayPage(root, [gameId]) {
     }
   };
 
+  // The last position came with the game: draw it at once (no layout shift while the first position loads).
+  cache.set(total, { state: game.state, view: game.view });
+  board.setState({ ...game.state, view: game.view }, { interactive: false });
   list.render(game.moves, { name: nameOf, players: game.players });
   // Records from before moves carried their display names: read SAN from the PGN export.
   if (game.record_format === 'pgn' && total && game.moves.some((m) => !m.display)) {
@@ -52,7 +55,10 @@ export async function replayPage(root, [gameId]) {
       const san = res.ok ? sanMoves(await res.text()) : [];
       if (san.length >= total) {
         game.moves.forEach((m, i) => names.set(m.ply, san[i]));
-        list.render(game.moves, { name: nameOf, players: game.players });
+        // The last position came with the game: draw it at once (no layout shift while the first position loads).
+  cache.set(total, { state: game.state, view: game.view });
+  board.setState({ ...game.state, view: game.view }, { interactive: false });
+  list.render(game.moves, { name: nameOf, players: game.players });
       }
     } catch { /* keep the UCI moves */ }
   }
@@ -92,7 +98,7 @@ export async function replayPage(root, [gameId]) {
     else if (event.key === 'End') go(total);
   };
   document.addEventListener('keydown', keys);
-  await go(total);
   root.querySelector('.replay-page').style.setProperty('--aspect', board.aspect);
+  await go(total);
   return () => document.removeEventListener('keydown', keys);
 }
