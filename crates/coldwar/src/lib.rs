@@ -7,6 +7,7 @@
 
 mod board;
 pub mod cache;
+pub mod encoding;
 mod meta;
 mod perfect;
 mod policy;

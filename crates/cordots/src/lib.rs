@@ -10,6 +10,7 @@
 
 pub mod ai;
 pub mod bitboard;
+pub mod encoding;
 pub mod game;
 pub mod meta;
 pub mod options;

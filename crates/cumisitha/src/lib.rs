@@ -4,6 +4,7 @@
 //! alpha-beta engine and a UCI front end.
 
 pub mod arena;
+pub mod encoding;
 pub mod engine;
 pub mod fen;
 pub mod game;

@@ -6,6 +6,7 @@
 //! [`ai`] holds the MCTS players.
 
 pub mod ai;
+pub mod encoding;
 pub mod engine;
 pub mod options;
 pub mod sgf;
