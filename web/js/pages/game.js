@@ -15,7 +15,6 @@ import { MoveList } from '../movelist.js';
 import { navigate } from '../app.js';
 import { playSound } from '../sound.js';
 import { showTurn, clearTurn } from '../turn.js';
-import { sanMoves } from '../pgn.js';
 import { seatName } from '../seats.js';
 import { icon } from '../icons.js';
 
@@ -101,9 +100,6 @@ export async function gamePage(root, [gameId]) {
   let connected = true;
   let viewPly = null; // null: the live position; else the ply shown from the history
   const positions = new Map();
-  const sanByPly = new Map();
-  let myDrawOffer = null; // {ply, at}: this browser offered a draw at that ply and update time
-  let drawDeclined = false;
   let lowTimeWarned = false;
 
   // ----- clocks: they tick locally between server messages -----
@@ -248,9 +244,8 @@ export async function gamePage(root, [gameId]) {
     }
   };
 
-  /** Whether to tell this viewer its draw offer was declined: the server's `draw_declined` when it sends one, else what this page saw. */
+  /** The server says when a draw offer was declined (until the next move); the offerer is told. */
   const declinedForMe = (me) => {
-    if (!('draw_declined' in game)) return drawDeclined;
     const d = game.draw_declined;
     return !!d && me.length > 0 && !mine()[d.by] && d.ply === game.state.plies;
   };
@@ -301,11 +296,7 @@ export async function gamePage(root, [gameId]) {
       }, 'Flip board'),
       playing && !over && h('button', {
         type: 'button', id: 'offer-draw', disabled: !!(game.draw_offer && mine()[game.draw_offer]),
-        onclick: () => {
-          myDrawOffer = { ply: game.state.plies, at: game.updated_at_ms };
-          drawDeclined = false;
-          action(() => api.draw(gameId, tokenFor(me), 'offer'));
-        },
+        onclick: () => action(() => api.draw(gameId, tokenFor(me), 'offer')),
       }, 'Offer draw'),
       canAbort(me) && h('button', {
         type: 'button', id: 'abort',
@@ -328,7 +319,7 @@ export async function gamePage(root, [gameId]) {
     );
   };
 
-  const moveName = (m) => m.display || sanByPly.get(m.ply) || m.move;
+  const moveName = (m) => m.display || m.move;
   const renderMoves = () => {
     if (moveList.count !== game.moves.length || moveList.stale) {
       moveList.render(game.moves, { name: moveName, players: game.players });
@@ -423,19 +414,6 @@ export async function gamePage(root, [gameId]) {
       tick();
       return;
     }
-    // Keep people's notation (SAN) for moves that carry none: the view before a move knows it.
-    if (previous.view && previous.view.san && next.moves.length === previous.moves.length + 1) {
-      const m = next.moves[next.moves.length - 1];
-      if (!m.display && previous.view.san[m.move]) sanByPly.set(m.ply, previous.view.san[m.move]);
-    }
-    // A draw offer of ours that is gone although nobody moved and the game
-    // goes on was declined (an AI declines at once, so the offer may never
-    // have been seen standing).
-    if (myDrawOffer) {
-      if (next.result || next.state.plies !== myDrawOffer.ply) myDrawOffer = null;
-      else if (!next.draw_offer && next.updated_at_ms > myDrawOffer.at) { drawDeclined = true; myDrawOffer = null; }
-    }
-    if (next.state.plies !== previous.state.plies || next.result) drawDeclined = false;
     game = next;
     clockBase = performance.now();
     if (next.moves.length > previous.moves.length) {
@@ -495,25 +473,10 @@ export async function gamePage(root, [gameId]) {
     onState: apply,
     onError: (err) => { notice.textContent = err.message; render(); },
     onStatus: setConnected,
-    onMessage: (msg) => {
-      if (msg.type === 'draw_declined' || (msg.type === 'event' && msg.event === 'draw_declined')) {
-        if (myDrawOffer) { drawDeclined = true; myDrawOffer = null; render(); }
-      }
-    },
   });
 
   if (game.status === 'live' && game.state.plies === 0 && !game.result && myPlayers().length) playSound('start');
   render();
-  // Moves played before this page opened and carrying no display name: take their SAN from the PGN export.
-  if (game.record_format === 'pgn' && game.moves.length && game.moves.some((m) => !m.display)) {
-    fetch(api.exportUrl(gameId)).then((r) => (r.ok ? r.text() : '')).then((pgn) => {
-      const san = sanMoves(pgn);
-      if (san.length < game.moves.length) return;
-      game.moves.forEach((m, i) => { if (!sanByPly.has(m.ply)) sanByPly.set(m.ply, san[i]); });
-      moveList.stale = true;
-      renderMoves();
-    }).catch(() => { /* the list keeps the UCI moves */ });
-  }
   return () => {
     clearInterval(timer);
     socket.close();

@@ -42,7 +42,9 @@ export async function lobbyPage(root) {
       radio('opponent', 'ai', 'Computer', true),
       radio('opponent', 'invite', 'A friend (invite link)'),
       radio('opponent', 'hotseat', 'Two on this screen')),
-    h('div', { class: 'row' }, levelLabel, h('label', { class: 'inline', for: 'side' }, 'You play ', sideSelect)));
+    h('div', { class: 'row' }, levelLabel, h('label', { class: 'inline', for: 'side' }, 'You play ', sideSelect),
+      h('label', { class: 'inline', for: 'player-name' }, 'Your name ',
+        h('input', { type: 'text', id: 'player-name', name: 'player_name', maxlength: 40, placeholder: 'optional', value: localStorage.getItem('tabula.name') || '', autocomplete: 'nickname' }))));
 
   const tcKinds = meta.time_controls || ['none', 'fischer'];
   const tcSelect = h('select', { name: 'tc', id: 'time-control', 'aria-label': 'Time control' }, tcKinds.map((k) => h('option', { value: k }, tcLabel(k))));
@@ -125,9 +127,13 @@ export async function lobbyPage(root) {
     const kind = data.get('opponent');
     const other = kind === 'ai' ? { kind: 'ai', level: data.get('level') }
       : kind === 'invite' ? { kind: 'open' } : { kind: 'me' };
+    // Your name goes on your seat (and is remembered for joining friends' games); two on one screen stay unnamed.
+    const name = String(data.get('player_name') || '').trim();
+    try { if (name) localStorage.setItem('tabula.name', name); else localStorage.removeItem('tabula.name'); } catch { /* private mode */ }
+    const me = name && kind !== 'hotseat' ? { kind: 'me', name } : { kind: 'me' };
     let side = data.get('side');
     if (side === 'random') side = Math.random() < 0.5 ? '0' : '1';
-    const seats = side === '0' ? [{ kind: 'me' }, other] : [other, { kind: 'me' }];
+    const seats = side === '0' ? [me, other] : [other, me];
     const body = { game: game.id, options, seats };
     if (!clockFixedBy(game, options)) body.time_control = timeControlFrom(data);
     try {
