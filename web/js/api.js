@@ -24,8 +24,14 @@ async function request(method, path, body) {
   return data;
 }
 
+let metaPromise = null;
+
 export const api = {
-  meta: () => request('GET', '/api/games/meta'),
+  /** The games' meta, asked once per visit (it changes only when the server does). */
+  meta: () => {
+    metaPromise ||= request('GET', '/api/games/meta').catch((err) => { metaPromise = null; throw err; });
+    return metaPromise;
+  },
   list: (status, limit = 20) => request('GET', `/api/games?status=${status}&limit=${limit}`),
   game: (id) => request('GET', `/api/games/${encodeURIComponent(id)}`),
   create: (body) => request('POST', '/api/games', body),
@@ -51,43 +57,98 @@ export const tokens = {
 
 /**
  * A live connection to one game: calls `onState(game)` for every `state`
- * message and `onError(error)` for refusals; reconnects after a drop.
+ * message, `onError(error)` for refusals, `onMessage(msg)` for any other
+ * message, and `onStatus('connected' | 'offline')` when the connection comes
+ * and goes. It reconnects after a drop, and a ping every few seconds notices
+ * a connection that died without closing.
  */
 export class GameSocket {
-  constructor(gameId, { onState, onError, onStatus }) {
+  constructor(gameId, { onState, onError, onStatus, onMessage }) {
     this.gameId = gameId;
     this.onState = onState;
     this.onError = onError || (() => {});
     this.onStatus = onStatus || (() => {});
+    this.onMessage = onMessage || (() => {});
     this.nextId = 1;
     this.closed = false;
-    this.retry = 500;
+    this.retry = 300;
+    this.open = false;
+    this.lastHeard = 0;
+    this.heartbeat = setInterval(() => this.checkAlive(), HEARTBEAT_MS);
+    this.onOnline = () => { if (!this.open) this.reconnectNow(); };
+    this.onOffline = () => { if (this.ws) this.ws.close(); };
+    window.addEventListener('online', this.onOnline);
+    window.addEventListener('offline', this.onOffline);
     this.connect();
   }
 
   connect() {
+    if (this.closed) return;
+    clearTimeout(this.retryTimer);
     const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
-    const ws = new WebSocket(`${scheme}://${location.host}/api/games/${encodeURIComponent(this.gameId)}/ws`);
+    let ws;
+    try {
+      ws = new WebSocket(`${scheme}://${location.host}/api/games/${encodeURIComponent(this.gameId)}/ws`);
+    } catch {
+      this.dropped();
+      return;
+    }
     this.ws = ws;
-    ws.onopen = () => { this.retry = 500; this.onStatus('connected'); };
+    ws.onopen = () => {
+      if (ws !== this.ws) return;
+      this.retry = 300;
+      this.open = true;
+      this.reportedOffline = false;
+      this.lastHeard = performance.now();
+      this.onStatus('connected');
+    };
     ws.onmessage = (event) => {
+      if (ws !== this.ws) return;
+      this.lastHeard = performance.now();
       let msg;
       try { msg = JSON.parse(event.data); } catch { return; }
       if (msg.type === 'state') this.onState(msg.game);
       else if (msg.type === 'error') this.onError(msg.error);
+      else this.onMessage(msg);
     };
     ws.onclose = () => {
-      if (this.closed) return;
-      this.onStatus('reconnecting');
-      setTimeout(() => { if (!this.closed) this.connect(); }, this.retry);
-      this.retry = Math.min(this.retry * 2, 8000);
+      if (ws !== this.ws) return;
+      this.dropped();
     };
   }
 
+  dropped() {
+    const was = this.open;
+    this.open = false;
+    this.ws = null;
+    if (this.closed) return;
+    if (was || !this.reportedOffline) { this.reportedOffline = true; this.onStatus('offline'); }
+    this.retryTimer = setTimeout(() => this.connect(), this.retry);
+    this.retry = Math.min(this.retry * 2, 5000);
+  }
+
+  reconnectNow() {
+    this.retry = 300;
+    if (!this.ws) this.connect();
+  }
+
+  checkAlive() {
+    if (!this.open || !this.ws) return;
+    if (performance.now() - this.lastHeard > HEARTBEAT_MS * 2) {
+      // Nothing heard, not even the answer to the last ping: the line is dead.
+      const ws = this.ws;
+      this.dropped();
+      ws.close();
+      return;
+    }
+    this.send({ type: 'ping' });
+  }
+
+  /** Sends a message; false when the connection is down (nothing is sent then). */
   send(message) {
     const id = this.nextId++;
     const payload = JSON.stringify({ v: 1, id, ...message });
-    if (this.ws && this.ws.readyState === WebSocket.OPEN) {
+    if (this.open && this.ws && this.ws.readyState === WebSocket.OPEN) {
       this.ws.send(payload);
       return true;
     }
@@ -96,9 +157,15 @@ export class GameSocket {
 
   close() {
     this.closed = true;
+    clearInterval(this.heartbeat);
+    clearTimeout(this.retryTimer);
+    window.removeEventListener('online', this.onOnline);
+    window.removeEventListener('offline', this.onOffline);
     if (this.ws) this.ws.close();
   }
 }
+
+const HEARTBEAT_MS = 5000;
 
 /** The position after `ply` plies of a game, computed by the server: {ply, state, view}. */
 api.position = (id, ply) => request('GET', `/api/games/${encodeURIComponent(id)}/positions/${ply}`);

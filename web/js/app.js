@@ -6,6 +6,8 @@ import { lobbyPage } from './pages/lobby.js';
 import { gamePage } from './pages/game.js';
 import { howtoPage } from './pages/howto.js';
 import { replayPage } from './pages/replay.js';
+import { applySettings, settingsControls } from './settings.js';
+import './sound.js';
 
 const routes = [
   [/^\/$/, lobbyPage],
@@ -13,6 +15,9 @@ const routes = [
   [/^\/replay\/([^/]+)$/, replayPage],
   [/^\/howto(?:\/([a-z]+))?$/, howtoPage],
 ];
+
+applySettings();
+document.getElementById('topbar-tools').append(...settingsControls());
 
 const app = document.getElementById('app');
 let cleanup = null;

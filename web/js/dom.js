@@ -65,6 +65,11 @@ export function title(name) {
   return name.charAt(0).toUpperCase() + name.slice(1);
 }
 
+/** A sentence with its first letter in capitals: "checkmate" → "Checkmate". */
+export function capitalise(text) {
+  return text ? text.charAt(0).toUpperCase() + text.slice(1) : '';
+}
+
 /**
  * A modal choice: resolves with the value of the picked option, or null when
  * dismissed. Options are {label, value, icon?} where icon is an SVG element.

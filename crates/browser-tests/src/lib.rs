@@ -13,6 +13,7 @@
 pub mod examples;
 
 use anyhow::{bail, Context, Result};
+use fantoccini::actions::{Actions, InputSource, MouseActions, PointerAction, TouchActions, MOUSE_BUTTON_LEFT};
 use fantoccini::elements::Element;
 use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{json, Value};
@@ -80,8 +81,9 @@ impl Drop for KillOnDrop {
 /// free loopback port with a fresh database in a temporary folder.
 pub struct TestServer {
     pub base: String,
+    addr: std::net::SocketAddr,
     running: Option<tabula_server::Running>,
-    _dir: tempfile::TempDir,
+    dir: tempfile::TempDir,
 }
 
 impl TestServer {
@@ -91,19 +93,38 @@ impl TestServer {
         let running = tabula_server::start(listener, &dir.path().join("tabula.sqlite3"))
             .await
             .context("starting the tabula server")?;
-        Ok(TestServer { base: format!("http://{}", running.addr), running: Some(running), _dir: dir })
+        let addr = running.addr;
+        Ok(TestServer { base: format!("http://{addr}"), addr, running: Some(running), dir })
     }
 
     pub fn url(&self, path: &str) -> String {
         format!("{}{}", self.base, path)
     }
 
-    /// Shuts the server down gracefully (its games are saved either way).
-    pub async fn stop(mut self) -> Result<()> {
+    /// Stops the server as a crash or a restart would look to a browser (the
+    /// port closes, every WebSocket drops); [`TestServer::resume`] brings it
+    /// back on the same port with the same database.
+    pub async fn pause(&mut self) -> Result<()> {
         if let Some(running) = self.running.take() {
             running.shutdown().await?;
         }
         Ok(())
+    }
+
+    /// Starts the server again after [`TestServer::pause`].
+    pub async fn resume(&mut self) -> Result<()> {
+        let listener =
+            tokio::net::TcpListener::bind(self.addr).await.with_context(|| format!("binding {} again", self.addr))?;
+        let running = tabula_server::start(listener, &self.dir.path().join("tabula.sqlite3"))
+            .await
+            .context("restarting the tabula server")?;
+        self.running = Some(running);
+        Ok(())
+    }
+
+    /// Shuts the server down gracefully (its games are saved either way).
+    pub async fn stop(mut self) -> Result<()> {
+        self.pause().await
     }
 }
 
@@ -145,7 +166,7 @@ impl Drop for Browser {
 }
 
 impl Browser {
-    /// A fresh browser (own profile) with a window of `width`×`height`.
+    /// A fresh browser (own profile) whose pages get `width`×`height` CSS pixels.
     pub async fn start(width: u32, height: u32) -> Result<Browser> {
         require_chromium();
         let profile = tempfile::tempdir()?;
@@ -191,7 +212,20 @@ impl Browser {
             .connect(&format!("http://127.0.0.1:{port}"))
             .await
             .context("opening a WebDriver session in Chromium")?;
-        Ok(Browser { client, _driver: driver, _profile: profile })
+        let browser = Browser { client, _driver: driver, _profile: profile };
+        if width >= 500 {
+            // The window includes the browser's own frame: size it so that the
+            // page itself gets `width`×`height` CSS pixels, as on a real screen.
+            let inner = browser.eval("return [innerWidth, innerHeight];").await?;
+            let (iw, ih) = (inner[0].as_u64().unwrap_or(0) as u32, inner[1].as_u64().unwrap_or(0) as u32);
+            if (iw, ih) != (width, height) && iw > 0 && ih > 0 {
+                browser
+                    .client
+                    .set_window_size(width + width.saturating_sub(iw), height + height.saturating_sub(ih))
+                    .await?;
+            }
+        }
+        Ok(browser)
     }
 
     pub async fn goto(&self, url: &str) -> Result<()> {
@@ -238,6 +272,106 @@ impl Browser {
     pub async fn text(&self, css: &str) -> Result<String> {
         let el = self.wait(css, 10).await?;
         Ok(el.text().await?)
+    }
+
+    /// Runs `js` (a function body that ends by calling `done(value)`) and waits for the value.
+    pub async fn eval_async(&self, js: &str) -> Result<Value> {
+        let script = format!("const done = arguments[arguments.length - 1]; {js}");
+        self.client.execute_async(&script, vec![]).await.with_context(|| format!("running `{js}`"))
+    }
+
+    /// A mouse click at a point of the viewport (CSS pixels).
+    pub async fn click_at(&self, x: f64, y: f64) -> Result<()> {
+        let mouse = MouseActions::new("mouse".into())
+            .then(PointerAction::MoveTo { duration: None, x: x.round(), y: y.round() })
+            .then(PointerAction::Down { button: MOUSE_BUTTON_LEFT })
+            .then(PointerAction::Up { button: MOUSE_BUTTON_LEFT });
+        self.client.perform_actions(mouse).await.context("clicking")?;
+        self.client.release_actions().await?;
+        Ok(())
+    }
+
+    /// Drags with the mouse from one viewport point to another, in small steps as a hand would.
+    pub async fn mouse_drag(&self, from: (f64, f64), to: (f64, f64)) -> Result<()> {
+        let mut mouse = MouseActions::new("mouse".into())
+            .then(PointerAction::MoveTo { duration: None, x: from.0.round(), y: from.1.round() })
+            .then(PointerAction::Down { button: MOUSE_BUTTON_LEFT });
+        for step in 1..=8 {
+            let k = f64::from(step) / 8.0;
+            let (x, y) = (from.0 + (to.0 - from.0) * k, from.1 + (to.1 - from.1) * k);
+            mouse = mouse.then(PointerAction::MoveTo {
+                duration: Some(Duration::from_millis(20)),
+                x: x.round(),
+                y: y.round(),
+            });
+        }
+        mouse = mouse.then(PointerAction::Up { button: MOUSE_BUTTON_LEFT });
+        self.client.perform_actions(mouse).await.context("dragging with the mouse")?;
+        self.client.release_actions().await?;
+        Ok(())
+    }
+
+    /// Drags one finger across the screen.
+    pub async fn touch_drag(&self, from: (f64, f64), to: (f64, f64)) -> Result<()> {
+        let mut finger = TouchActions::new("finger".into())
+            .then(PointerAction::MoveTo { duration: None, x: from.0.round(), y: from.1.round() })
+            .then(PointerAction::Down { button: MOUSE_BUTTON_LEFT });
+        for step in 1..=8 {
+            let k = f64::from(step) / 8.0;
+            let (x, y) = (from.0 + (to.0 - from.0) * k, from.1 + (to.1 - from.1) * k);
+            finger = finger.then(PointerAction::MoveTo {
+                duration: Some(Duration::from_millis(20)),
+                x: x.round(),
+                y: y.round(),
+            });
+        }
+        finger = finger.then(PointerAction::Up { button: MOUSE_BUTTON_LEFT });
+        self.client.perform_actions(finger).await.context("dragging a finger")?;
+        self.client.release_actions().await?;
+        Ok(())
+    }
+
+    /// A finger tap at a point of the viewport.
+    pub async fn tap_at(&self, x: f64, y: f64) -> Result<()> {
+        let finger = TouchActions::new("finger".into())
+            .then(PointerAction::MoveTo { duration: None, x: x.round(), y: y.round() })
+            .then(PointerAction::Down { button: MOUSE_BUTTON_LEFT })
+            .then(PointerAction::Up { button: MOUSE_BUTTON_LEFT });
+        self.client.perform_actions(finger).await.context("tapping")?;
+        self.client.release_actions().await?;
+        Ok(())
+    }
+
+    /// Two fingers moving apart (`spread` > 1) or together around a centre point.
+    pub async fn pinch(&self, centre: (f64, f64), start_gap: f64, spread: f64) -> Result<()> {
+        let finger = |id: &str, side: f64| {
+            let mut f = TouchActions::new(id.into())
+                .then(PointerAction::MoveTo {
+                    duration: None,
+                    x: (centre.0 + side * start_gap / 2.0).round(),
+                    y: centre.1.round(),
+                })
+                .then(PointerAction::Down { button: MOUSE_BUTTON_LEFT });
+            for step in 1..=8 {
+                let gap = start_gap * (1.0 + (spread - 1.0) * f64::from(step) / 8.0);
+                f = f.then(PointerAction::MoveTo {
+                    duration: Some(Duration::from_millis(20)),
+                    x: (centre.0 + side * gap / 2.0).round(),
+                    y: centre.1.round(),
+                });
+            }
+            f.then(PointerAction::Up { button: MOUSE_BUTTON_LEFT })
+        };
+        let actions = Actions::from(finger("finger1", -1.0)).and(finger("finger2", 1.0));
+        self.client.perform_actions(actions).await.context("pinching")?;
+        self.client.release_actions().await?;
+        Ok(())
+    }
+
+    /// Types keys into whatever has the focus (a string, or `Key` values collected into one).
+    pub async fn keys(&self, keys: &str) -> Result<()> {
+        let active = self.client.active_element().await.context("finding the focused element")?;
+        active.send_keys(keys).await.with_context(|| format!("typing {keys:?}"))
     }
 
     /// Saves a PNG of the window under `target/browser-artifacts/`.

@@ -1,10 +1,13 @@
 //! The web front end in a real headless Chromium against the real server.
 //!
-//! Each test creates its games through the lobby form and moves by clicking
-//! on the SVG boards, then checks what the page shows and saves screenshots
-//! to `target/browser-artifacts/`.
+//! Each test creates its games through the lobby form and moves the way a
+//! person would (clicks, drags, taps, the keyboard, typed moves), then checks
+//! what the page shows and saves screenshots to `target/browser-artifacts/`.
+//! Where a test needs an opponent it joins the game through the invite link
+//! with a plain HTTP request, as a second player's browser would.
 
-use anyhow::{bail, Result};
+use anyhow::{bail, Context, Result};
+use fantoccini::key::Key;
 use serde_json::Value;
 use tabula_browser_tests::{Browser, TestServer};
 
@@ -18,9 +21,13 @@ const PHONE: (u32, u32) = (390, 844);
 /// Takes the one-browser-at-a-time lock, then starts a server and a
 /// desktop-sized browser for one test.
 async fn start_desktop() -> Result<(tokio::sync::MutexGuard<'static, ()>, TestServer, Browser)> {
+    start_sized(DESKTOP).await
+}
+
+async fn start_sized(size: (u32, u32)) -> Result<(tokio::sync::MutexGuard<'static, ()>, TestServer, Browser)> {
     let guard = ONE_AT_A_TIME.lock().await;
     let server = TestServer::start().await?;
-    let browser = Browser::start(DESKTOP.0, DESKTOP.1).await?;
+    let browser = Browser::start(size.0, size.1).await?;
     Ok((guard, server, browser))
 }
 
@@ -77,6 +84,39 @@ async fn create_timed_game(
     Ok(id.as_str().unwrap_or_default().to_string())
 }
 
+/// Joins the open seat of game `id` through its invite (as the friend's
+/// browser would) and returns that seat's token; the page keeps only its own.
+async fn join_as_opponent(b: &Browser, id: &str) -> Result<String> {
+    let token = b
+        .eval_async(&format!(
+            "const inv = JSON.parse(localStorage.getItem('tabula.invites.{id}'))[0];
+             fetch('/api/games/{id}/join', {{method: 'POST', headers: {{'content-type': 'application/json'}},
+               body: JSON.stringify({{invite: inv.code, name: 'Friend'}})}})
+               .then(r => r.json()).then(j => done(j.token || JSON.stringify(j)));"
+        ))
+        .await?;
+    let token = token.as_str().unwrap_or_default().to_string();
+    if token.contains('{') || token.is_empty() {
+        bail!("joining {id} failed: {token}");
+    }
+    Ok(token)
+}
+
+/// The opponent (holding `token`) plays `mv` over HTTP.
+async fn opponent_move(b: &Browser, id: &str, token: &str, mv: &str) -> Result<()> {
+    let answer = b
+        .eval_async(&format!(
+            "fetch('/api/games/{id}/move', {{method: 'POST', headers: {{'content-type': 'application/json'}},
+               body: JSON.stringify({{token: '{token}', move: '{mv}'}})}})
+               .then(async r => done(r.ok ? 'ok' : await r.text()));"
+        ))
+        .await?;
+    if answer != "ok" {
+        bail!("the opponent's move {mv} was refused: {answer}");
+    }
+    Ok(())
+}
+
 /// The game object the page last received from the server.
 async fn page_game(b: &Browser) -> Result<Value> {
     b.eval("return window.tabulaGame || null;").await
@@ -92,11 +132,38 @@ async fn wait_plies(b: &Browser, n: u64, secs: u64) -> Result<()> {
     Ok(())
 }
 
+/// The centre of a square of a square board, in viewport pixels.
+async fn square_xy(b: &Browser, square: &str) -> Result<(f64, f64)> {
+    let v = b
+        .eval(&format!(
+            "const r = document.querySelector('[data-square={square}] rect.cell').getBoundingClientRect();
+             return [r.left + r.width / 2, r.top + r.height / 2];"
+        ))
+        .await?;
+    Ok((v[0].as_f64().context("x")?, v[1].as_f64().context("y")?))
+}
+
+/// Where a Dots point is on the screen (brought into view first).
+async fn point_xy(b: &Browser, point: &str) -> Result<(f64, f64)> {
+    let v = b
+        .eval(&format!(
+            "const board = document.querySelector('.board-wrap').tabulaBoard;
+             let [x, y] = board.clientPoint('{point}');
+             if (y < 0 || y > innerHeight) {{ board.viewport.scrollIntoView({{block: 'center'}}); [x, y] = board.clientPoint('{point}'); }}
+             return [x, y];"
+        ))
+        .await?;
+    Ok((v[0].as_f64().context("x")?, v[1].as_f64().context("y")?))
+}
+
 /// Makes `mv` by clicking the board the way a person would.
 async fn click_move(b: &Browser, game: &str, mv: &str) -> Result<()> {
     let before = plies(b).await?;
     match game {
-        "dots" => b.click(&format!(".hit[data-point='{mv}']")).await?,
+        "dots" => {
+            let (x, y) = point_xy(b, mv).await?;
+            b.click_at(x, y).await?;
+        }
         "coldwar" => {
             let squares: Vec<&str> = mv.split(['-', 'x', '>']).collect();
             if squares.len() == 1 {
@@ -165,6 +232,28 @@ fn pick_coldwar_move(game: &Value) -> String {
     legal.iter().max_by_key(|m| score(m)).expect("a legal move").to_string()
 }
 
+/// Plays Cold War against the AI with `play_one` making X's moves, to the end.
+async fn play_coldwar_to_the_end<F, Fut>(b: &Browser, mut play_one: F) -> Result<Value>
+where
+    F: FnMut(String) -> Fut,
+    Fut: std::future::Future<Output = Result<()>>,
+{
+    for _ in 0..1200 {
+        let game = page_game(b).await?;
+        if !game["result"].is_null() {
+            return Ok(game);
+        }
+        let plies_now = game["state"]["plies"].as_u64().unwrap_or(0);
+        if game["state"]["to_move"] != "x" {
+            b.wait_js(&format!("window.tabulaGame.result || window.tabulaGame.state.plies > {plies_now}"), 30).await?;
+            continue;
+        }
+        play_one(pick_coldwar_move(&game)).await?;
+        b.wait_js(&format!("window.tabulaGame.result || window.tabulaGame.state.plies > {plies_now}"), 30).await?;
+    }
+    bail!("the Cold War game did not end")
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn coldwar_full_game_against_the_ai_by_clicking() -> Result<()> {
     let (_guard, server, b) = start_desktop().await?;
@@ -172,33 +261,30 @@ async fn coldwar_full_game_against_the_ai_by_clicking() -> Result<()> {
     b.wait("#live-games", 20).await?;
     b.screenshot("lobby").await?;
     let id = create_game(&b, &server, "coldwar", "ai", Some("random"), &[]).await?;
-    for _ in 0..1200 {
-        let game = page_game(&b).await?;
-        if !game["result"].is_null() {
-            break;
-        }
-        let plies_now = game["state"]["plies"].as_u64().unwrap_or(0);
-        if game["state"]["to_move"] != "x" {
-            b.wait_js(&format!("window.tabulaGame.result || window.tabulaGame.state.plies > {plies_now}"), 30).await?;
-            continue;
-        }
-        let mv = pick_coldwar_move(&game);
-        click_move(&b, "coldwar", &mv).await?;
-    }
+    let game = play_coldwar_to_the_end(&b, |mv| {
+        let b = &b;
+        async move { click_move(b, "coldwar", &mv).await }
+    })
+    .await?;
     let banner = b.wait("#result-banner:not([hidden])", 30).await?;
     let text = banner.text().await?;
-    let game = page_game(&b).await?;
     let reason = game["result"]["reason"].as_str().unwrap_or_default().to_string();
     assert!(!reason.is_empty(), "the result has a reason: {game}");
-    assert!(text.contains(&reason), "the banner `{text}` shows the reason `{reason}`");
+    let shown = format!("{}{}", reason[..1].to_uppercase(), &reason[1..]);
+    assert!(text.contains(&shown), "the banner `{text}` shows the reason `{shown}`, capitalised");
     assert!(text.contains("wins") || text.contains("Draw"), "the banner names the result: {text}");
-    let moves = b.client.find_all(fantoccini::Locator::Css("#move-list li")).await?;
-    assert_eq!(moves.len() as u64, game["state"]["plies"].as_u64().unwrap(), "one move-list line per ply");
+    let moves = b.client.find_all(fantoccini::Locator::Css("#move-list .move")).await?;
+    assert_eq!(moves.len() as u64, game["state"]["plies"].as_u64().unwrap(), "one move-list entry per ply");
+    let sounds = b.eval("return window.tabulaSounds.map(s => s.name);").await?;
+    assert!(sounds.as_array().unwrap().iter().any(|s| s == "end"), "the end of the game sounds: {sounds}");
     b.screenshot("coldwar-game-over").await?;
 
-    // The lobby lists it among the finished games.
+    // The lobby lists it among the finished games, with readable names.
     b.goto(&server.url("/")).await?;
-    b.wait(&format!("#finished-games li[data-game-id='{id}']"), 20).await?;
+    let item = b.wait(&format!("#finished-games li[data-game-id='{id}']"), 20).await?;
+    let line = item.text().await?;
+    assert!(line.contains("Player vs") && line.contains("AI (random)"), "the finished game reads well: {line}");
+    assert!(!line.contains("X: x"), "no 'X: x' in {line}");
 
     // The replay page steps back through the same game.
     b.goto(&server.url(&format!("/replay/{id}"))).await?;
@@ -218,8 +304,13 @@ async fn coldwar_full_game_against_the_ai_by_clicking() -> Result<()> {
 async fn dots_capture_by_clicking_shades_territory_and_scores() -> Result<()> {
     let (_guard, server, b) = start_desktop().await?;
     create_game(&b, &server, "dots", "hotseat", None, &[]).await?;
-    b.wait("svg.dots-board .hit", 10).await?;
+    b.wait("svg.dots-board .dot", 10).await?;
     assert_eq!(b.eval("return document.querySelectorAll('svg.dots-board .dot').length;").await?, 4, "the cross");
+    assert_eq!(
+        b.eval("return document.querySelectorAll('svg.dots-board .ungrounded-mark').length;").await?,
+        4,
+        "the cross's dots are drawn as not grounded"
+    );
     assert_eq!(b.text(".player-blue .score").await?, "0");
     // Blue surrounds the red dot at 10-10 on its four sides.
     for mv in ["10-11", "10-10", "9-10", "30-30", "11-10", "30-28", "10-9"] {
@@ -231,7 +322,7 @@ async fn dots_capture_by_clicking_shades_territory_and_scores() -> Result<()> {
     let captured =
         b.eval("return document.querySelector(\"circle.dot.captured[data-point='10-10']\") !== null;").await?;
     assert_eq!(captured, true, "the red dot is drawn as captured");
-    let last = b.text("#move-list li:last-child").await?;
+    let last = b.text("#move-list .move[data-ply='7']").await?;
     assert!(last.contains("10-9") && last.contains("1:0"), "the move list shows the move and score: {last}");
     b.screenshot("dots-capture").await?;
 
@@ -256,6 +347,9 @@ async fn cumisitha_move_and_promotion_through_the_dialog() -> Result<()> {
         click_move(&b, "cumisitha", mv).await?;
     }
     assert!(b.text("#move-list").await?.contains("axb7"), "the move list speaks SAN");
+    // Material: White has taken two pawns.
+    let material = b.wait(".player-white .material", 5).await?.attr("aria-label").await?.unwrap_or_default();
+    assert!(material.contains("2 pawns") && material.contains("+2"), "white's captured material: {material}");
     // b7xa8: four promotions, so the page asks which piece.
     click_move(&b, "cumisitha", "b7a8n").await?;
     let dialog = b.wait("#promotion-dialog[open]", 5).await?;
@@ -267,34 +361,49 @@ async fn cumisitha_move_and_promotion_through_the_dialog() -> Result<()> {
     b.wait("[data-square=a8][data-piece=N]", 10).await?;
     b.screenshot("cumisitha-after-promotion").await?;
 
-    // After a reload the move list still speaks SAN (read from the PGN export).
+    // After a reload the move list still speaks SAN, numbered in pairs.
     b.client.refresh().await?;
     b.wait("svg.cumisitha-board [data-square=a8][data-piece=N]", 10).await?;
     b.wait_js("document.querySelector('#move-list').textContent.includes('bxa8=N')", 10).await?;
-    assert_eq!(b.text("#move-list li:first-child .move").await?, "b4", "SAN from the first move on");
+    assert_eq!(b.text("#move-list .move[data-ply='1'] .move-text").await?, "b4", "SAN from the first move on");
+    let first_row = b.text("#move-list li:first-child").await?;
+    assert!(
+        first_row.starts_with("1.") && first_row.contains("b4") && first_row.contains("a5"),
+        "1. b4 a5: {first_row}"
+    );
     b.close().await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn cordots_capture_by_clicking() -> Result<()> {
+async fn cordots_capture_by_clicking_under_one_competitive_clock() -> Result<()> {
     let (_guard, server, b) = start_desktop().await?;
-    // Competitive mode: one 20-minute match clock for both players.
+    // Competitive mode brings its own clock: the lobby hides the time-control picker.
+    b.goto(&server.url("/")).await?;
+    b.wait("#game", 20).await?.select_by_value("cordots").await?;
+    b.wait("#opt_mode", 5).await?.select_by_value("competitive").await?;
+    b.wait_js("document.querySelector('#time-control-set').hidden", 5).await?;
+    b.wait("#opt_mode", 5).await?.select_by_value("untimed").await?;
+    b.wait_js("!document.querySelector('#time-control-set').hidden", 5).await?;
     create_game(&b, &server, "cordots", "hotseat", None, &[("mode", "competitive"), ("minutes", "20")]).await?;
     b.wait("svg.cordots-board [data-square=a1][data-piece=white-capturer]", 10).await?;
     let game = page_game(&b).await?;
     assert_eq!(game["clock"]["shared"], true, "a shared match clock: {}", game["clock"]);
-    let white_clock = b.text("[data-clock=white]").await?;
-    assert!(white_clock.starts_with("20:00") || white_clock.starts_with("19:5"), "match clock: {white_clock}");
-    let black_clock = b.text("[data-clock=black]").await?;
-    assert!(
-        black_clock.starts_with("20:00") || black_clock.starts_with("19:5"),
-        "one clock on both bars: {black_clock}"
-    );
+    // One clock on the page, not one per player.
+    let shown = b
+        .eval("return [...document.querySelectorAll('.clock')].filter(c => c.textContent && c.offsetParent).map(c => c.textContent);")
+        .await?;
+    assert_eq!(shown.as_array().map(Vec::len), Some(1), "exactly one clock is shown: {shown}");
+    let clock = b.text("[data-clock=match]").await?;
+    assert!(clock.starts_with("20:00") || clock.starts_with("19:5"), "match clock: {clock}");
     b.wait("svg.cordots-board [data-square=a2][data-piece=white-victim]", 10).await?;
     let moves = ["a2-a3", "b7-b6", "a3-a4", "b6-b5", "c2-c3", "h7-h6", "c3-c4", "h6-h5", "a4-a5", "h5-h4"];
     for mv in moves {
         click_move(&b, "cordots", mv).await?;
     }
+    // It is styled as running exactly when the server runs it.
+    let running = page_game(&b).await?["clock"]["running"].as_str().is_some();
+    b.wait_js(&format!("document.querySelector('#match-clock').classList.contains('running') === {running}"), 5)
+        .await?;
     b.wait("[data-square=b5][data-piece=black-victim]", 5).await?;
     // c4-c5 closes the sandwich a5 · b5 · c5.
     click_move(&b, "cordots", "c4-c5").await?;
@@ -343,6 +452,8 @@ async fn two_browsers_play_through_an_invite_link() -> Result<()> {
     let link = host.wait("#invite-link", 10).await?.prop("value").await?.unwrap_or_default();
     assert!(link.contains(&format!("/game/{id}?invite=")), "invite link: {link}");
     assert!(host.text("#status-line").await?.contains("Waiting"), "the host waits for the friend");
+    let dots = host.eval("return document.querySelectorAll('.turn-dot').length;").await?;
+    assert_eq!(dots, 0, "nobody is shown to move in a waiting game");
     host.screenshot("invite-waiting").await?;
 
     let guest = Browser::start(PHONE.0, PHONE.1).await?;
@@ -361,25 +472,25 @@ async fn two_browsers_play_through_an_invite_link() -> Result<()> {
     guest.wait("[data-square=b3][data-owner=x]", 10).await?;
     // The clocks run: O's is ticking down from 5:00 (+2 s for its move).
     let first = guest.text("[data-clock=o]").await?;
-    tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
-    let later = guest.text("[data-clock=o]").await?;
     assert!(first.starts_with("5:0") || first.starts_with("4:5"), "O's clock: {first}");
-    assert_ne!(first, later, "O's clock ticks while O is to move");
+    guest.wait_js(&format!("document.querySelector('[data-clock=o]').textContent !== '{first}'"), 5).await?;
     guest.screenshot("invite-guest-phone").await?;
     host.screenshot("invite-host").await?;
 
-    // A draw offer reaches the other browser, which declines it.
+    // A draw offer reaches the other browser, which declines it; the host learns so.
     host.click("#offer-draw").await?;
     guest.click("#decline-draw").await?;
     guest.wait_js("window.tabulaGame.draw_offer === null", 10).await?;
     host.wait_js("window.tabulaGame.draw_offer === null", 10).await?;
+    let declined = host.wait("#draw-declined", 10).await?.text().await?;
+    assert!(declined.contains("declined"), "the host sees the decline: {declined}");
 
     // The guest resigns; both see the banner.
     guest.eval("window.confirm = () => true; return true;").await?;
     guest.click("#resign").await?;
     for b in [&host, &guest] {
         let text = b.wait("#result-banner:not([hidden])", 10).await?.text().await?;
-        assert!(text.contains("X wins") && text.contains("resigned"), "banner: {text}");
+        assert!(text.contains("X wins") && text.contains("Resigned") || text.contains("resigned"), "banner: {text}");
     }
 
     // A rematch with colours swapped: the host now plays O, the guest follows the link.
@@ -401,12 +512,382 @@ async fn two_browsers_play_through_an_invite_link() -> Result<()> {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_drag_move_with_the_mouse_and_with_a_finger() -> Result<()> {
+    let (_guard, server, b) = start_desktop().await?;
+    create_game(&b, &server, "cumisitha", "hotseat", None, &[]).await?;
+    b.wait("svg.cumisitha-board [data-square=e2][data-piece=P]", 10).await?;
+    // The mouse drags the e-pawn two squares.
+    let (from, to) = (square_xy(&b, "e2").await?, square_xy(&b, "e4").await?);
+    b.mouse_drag(from, to).await?;
+    wait_plies(&b, 1, 10).await?;
+    b.wait("[data-square=e4][data-piece=P]", 5).await?;
+    assert_eq!(page_game(&b).await?["moves"][0]["move"], "e2e4");
+    // A finger drags Black's knight.
+    let (from, to) = (square_xy(&b, "g8").await?, square_xy(&b, "f6").await?);
+    b.touch_drag(from, to).await?;
+    wait_plies(&b, 2, 10).await?;
+    b.wait("[data-square=f6][data-piece=n]", 5).await?;
+    // A drag onto a square the piece cannot reach plays nothing.
+    let (from, to) = (square_xy(&b, "d2").await?, square_xy(&b, "d5").await?);
+    b.mouse_drag(from, to).await?;
+    b.wait("[data-square=d2][data-piece=P]", 5).await?;
+    assert_eq!(plies(&b).await?, 2, "an impossible drop is no move");
+    let sounds = b.eval("return window.tabulaSounds.map(s => s.name);").await?;
+    assert!(sounds.as_array().unwrap().iter().filter(|s| *s == "move").count() >= 2, "moves sound: {sounds}");
+    b.close().await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_premove_is_played_when_the_turn_arrives() -> Result<()> {
+    let (_guard, server, b) = start_desktop().await?;
+    let id = create_game(&b, &server, "cumisitha", "invite", None, &[]).await?;
+    let black = join_as_opponent(&b, &id).await?;
+    b.wait_js("window.tabulaGame.status === 'live'", 10).await?;
+    b.wait_js("document.title.startsWith('● Your move')", 5).await?;
+    click_move(&b, "cumisitha", "e2e4").await?;
+    b.wait_js("!document.title.startsWith('● Your move')", 5).await?;
+    // Black to move: White premoves d2-d4 by clicking.
+    b.click("[data-square=d2]").await?;
+    b.wait("[data-square=d4].premove-target", 5).await?;
+    b.click("[data-square=d4]").await?;
+    b.wait("[data-square=d2].premove", 5).await?;
+    b.wait("[data-square=d4].premove", 5).await?;
+    assert_eq!(plies(&b).await?, 1, "a premove waits for its turn");
+    b.screenshot("premove-set").await?;
+    opponent_move(&b, &id, &black, "e7e5").await?;
+    wait_plies(&b, 3, 10).await?;
+    let game = page_game(&b).await?;
+    assert_eq!(game["moves"][2]["move"], "d2d4", "the premove was played on arrival: {}", game["moves"]);
+    assert_eq!(b.eval("return document.querySelectorAll('.square.premove').length;").await?, 0);
+
+    // A premove that is illegal when the turn comes is dropped.
+    b.click("[data-square=d4]").await?;
+    b.click("[data-square=d5]").await?;
+    b.wait("[data-square=d5].premove", 5).await?;
+    opponent_move(&b, &id, &black, "d7d5").await?; // d5 is now taken: d4-d5 is not legal
+    wait_plies(&b, 4, 10).await?;
+    b.wait_js("document.querySelectorAll('.square.premove').length === 0", 5).await?;
+    assert_eq!(plies(&b).await?, 4, "the illegal premove was not played");
+    b.close().await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn typed_moves_in_each_games_notation() -> Result<()> {
+    let (_guard, server, b) = start_desktop().await?;
+    let typed = |text: &'static str| {
+        let b = &b;
+        async move {
+            let input = b.wait("#move-input:not([disabled])", 10).await?;
+            input.clear().await?;
+            input.send_keys(&format!("{text}\n")).await?;
+            Ok::<(), anyhow::Error>(())
+        }
+    };
+    // Cumisitha reads SAN (and UCI).
+    create_game(&b, &server, "cumisitha", "hotseat", None, &[]).await?;
+    typed("Nf3").await?;
+    wait_plies(&b, 1, 10).await?;
+    typed("e7e5").await?;
+    wait_plies(&b, 2, 10).await?;
+    typed("Qh5").await?;
+    let error = b.wait("#move-input-error", 5).await?;
+    b.wait_js("document.querySelector('#move-input-error').textContent.includes('not a legal move')", 5).await?;
+    assert!(error.text().await?.contains("Qh5"), "the error names what was typed");
+    typed("e4").await?;
+    wait_plies(&b, 3, 10).await?;
+    let game = page_game(&b).await?;
+    let moves: Vec<&str> = game["moves"].as_array().unwrap().iter().map(|m| m["move"].as_str().unwrap()).collect();
+    assert_eq!(moves, ["g1f3", "e7e5", "e2e4"]);
+    assert_eq!(b.text("#move-input-error").await.unwrap_or_default(), "", "the error clears after a good move");
+    // Cold War, Cordots and Dots read their own notations.
+    for (game, first, second) in [("coldwar", "b2", "a1"), ("cordots", "a2-a3", "h7 h6"), ("dots", "10-10", "11 12")] {
+        create_game(&b, &server, game, "hotseat", None, &[]).await?;
+        typed(first).await?;
+        wait_plies(&b, 1, 10).await?;
+        typed(second).await?;
+        wait_plies(&b, 2, 10).await?;
+        let moves = page_game(&b).await?["moves"].clone();
+        assert_eq!(moves[0]["move"], first, "{game}: {moves}");
+        assert_eq!(moves[1]["move"], second.replace(' ', "-"), "{game}: {moves}");
+    }
+    b.close().await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn coldwar_by_keyboard_only_against_the_ai() -> Result<()> {
+    let (_guard, server, b) = start_desktop().await?;
+    create_game(&b, &server, "coldwar", "ai", Some("random"), &[]).await?;
+    b.wait("svg.coldwar-board", 10).await?;
+    // Tab to the board, as someone without a mouse would.
+    b.eval("document.activeElement && document.activeElement.blur(); return true;").await?;
+    let mut reached = false;
+    for _ in 0..40 {
+        b.keys(&String::from(char::from(Key::Tab))).await?;
+        if b.eval("return document.activeElement.classList.contains('board-wrap');").await? == true {
+            reached = true;
+            break;
+        }
+    }
+    assert!(reached, "the board is reachable with Tab");
+    let label = b.eval("return document.activeElement.getAttribute('aria-label');").await?;
+    assert!(label.as_str().unwrap_or_default().contains("Cold War"), "the board has a label: {label}");
+
+    let key = |k: Key| String::from(char::from(k));
+    let go_to = |square: String| {
+        let b = &b;
+        async move {
+            let cursor = b.eval("return document.activeElement.dataset.cursor;").await?;
+            let cursor = cursor.as_str().unwrap_or_default().to_string();
+            let (cf, cr) =
+                if cursor.is_empty() { (None, None) } else { (Some(cursor.as_bytes()[0]), Some(cursor.as_bytes()[1])) };
+            let mut presses = String::new();
+            match (cf, cr) {
+                (Some(f), Some(r)) => {
+                    let (tf, tr) = (square.as_bytes()[0], square.as_bytes()[1]);
+                    let (df, dr) = (i32::from(tf) - i32::from(f), i32::from(tr) - i32::from(r));
+                    let horizontal = if df > 0 { Key::Right } else { Key::Left };
+                    let vertical = if dr > 0 { Key::Up } else { Key::Down };
+                    for _ in 0..df.abs() {
+                        presses.push(char::from(horizontal));
+                    }
+                    for _ in 0..dr.abs() {
+                        presses.push(char::from(vertical));
+                    }
+                }
+                _ => bail!("no keyboard cursor on the board"),
+            }
+            if !presses.is_empty() {
+                b.keys(&presses).await?;
+            }
+            b.wait_js(&format!("document.activeElement.dataset.cursor === '{square}'"), 5).await?;
+            Ok(())
+        }
+    };
+    // The first arrow press shows the cursor.
+    b.keys(&key(Key::Right)).await?;
+    b.wait_js("document.activeElement.dataset.cursor", 5).await?;
+    let announced = b.eval("return document.querySelector('.board-wrap [aria-live]').textContent;").await?;
+    assert!(!announced.as_str().unwrap_or_default().is_empty(), "the cursor's square is announced");
+
+    let game = play_coldwar_to_the_end(&b, |mv| {
+        let b = &b;
+        let key = &key;
+        let go_to = &go_to;
+        async move {
+            let squares: Vec<String> = mv.split(['-', 'x', '>']).map(str::to_string).collect();
+            go_to(squares[0].clone()).await?;
+            b.keys(&key(Key::Enter)).await?;
+            if squares.len() == 1 {
+                // An own base that can also move is selected first; Enter again bolsters it.
+                let selected = b.eval(&format!("return !!document.querySelector('[data-square={}].selected');", squares[0])).await?;
+                if selected == true {
+                    b.keys(&key(Key::Enter)).await?;
+                }
+                return Ok(());
+            }
+            b.wait(&format!("[data-square={}].selected", squares[0]), 5).await?;
+            go_to(squares[1].clone()).await?;
+            b.keys(&key(Key::Enter)).await?;
+            if mv.contains('x') || mv.contains('>') {
+                // Attack or conquer may be asked in a dialog: Tab to the choice, Enter.
+                let asked = b.eval("return !!document.querySelector('#choice-dialog[open]');").await?;
+                if asked == true {
+                    let index = b
+                        .eval(&format!("return [...document.querySelectorAll('#choice-dialog button.choice')].findIndex(x => x.dataset.value === '{mv}');"))
+                        .await?;
+                    let mut presses = String::new();
+                    for _ in 0..index.as_u64().unwrap_or(0) {
+                        presses.push(char::from(Key::Tab));
+                    }
+                    presses.push(char::from(Key::Enter));
+                    b.keys(&presses).await?;
+                    // The dialog hands the focus back to the board.
+                    b.wait_js("document.activeElement.classList.contains('board-wrap')", 5).await?;
+                }
+            }
+            Ok(())
+        }
+    })
+    .await?;
+    assert!(!game["result"].is_null(), "the game ended: {}", game["result"]);
+    b.wait("#result-banner:not([hidden])", 10).await?;
+    b.screenshot("coldwar-keyboard-over").await?;
+    b.close().await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn dots_on_a_phone_zoom_preview_and_confirm_by_tapping() -> Result<()> {
+    let (_guard, server, b) = start_sized(PHONE).await?;
+    create_game(&b, &server, "dots", "hotseat", None, &[]).await?;
+    b.wait("svg.dots-board .dot", 10).await?;
+    let cell = || async {
+        Ok::<f64, anyhow::Error>(
+            b.eval("return Number(document.querySelector('.board-wrap').tabulaBoard.cellPx());")
+                .await?
+                .as_f64()
+                .unwrap_or(0.0),
+        )
+    };
+    assert!(cell().await? < 24.0, "the whole 39×32 board fits the phone, points closer than 24 px");
+    assert_eq!(
+        b.eval("return document.querySelectorAll('svg.dots-board .hit').length;").await?,
+        0,
+        "no small hit targets"
+    );
+
+    // A tap while the points are too close only zooms in, around the tap.
+    let (x, y) = point_xy(&b, "12-12").await?;
+    b.tap_at(x, y).await?;
+    b.wait_js("Number(document.querySelector('.board-wrap').dataset.zoom) > 1", 5).await?;
+    assert!(cell().await? >= 24.0, "zoomed so that every tap target is at least 24 px: {}", cell().await?);
+    assert_eq!(plies(&b).await?, 0, "zooming plays nothing");
+    b.screenshot("dots-phone-zoomed").await?;
+
+    // A tap previews the point; a second tap on it plays it.
+    let (x, y) = point_xy(&b, "12-12").await?;
+    b.tap_at(x, y).await?;
+    b.wait_js("document.querySelector('.board-wrap').dataset.preview === '12-12'", 5).await?;
+    b.wait("circle.ghost.preview[data-point='12-12']", 5).await?;
+    assert_eq!(plies(&b).await?, 0, "a preview plays nothing");
+    b.screenshot("dots-phone-preview").await?;
+    b.tap_at(x, y).await?;
+    wait_plies(&b, 1, 10).await?;
+    assert_eq!(page_game(&b).await?["moves"][0]["move"], "12-12");
+
+    // A tap on another point moves the preview; tapping elsewhere again does not play the first.
+    let (x, y) = point_xy(&b, "13-12").await?;
+    b.tap_at(x, y).await?;
+    b.wait_js("document.querySelector('.board-wrap').dataset.preview === '13-12'", 5).await?;
+    let (x2, y2) = point_xy(&b, "14-13").await?;
+    b.tap_at(x2, y2).await?;
+    b.wait_js("document.querySelector('.board-wrap').dataset.preview === '14-13'", 5).await?;
+    assert_eq!(plies(&b).await?, 1);
+
+    // Pinch out to zoom further, pan with one finger: neither plays anything.
+    let before = b.eval("return Number(document.querySelector('.board-wrap').dataset.zoom);").await?.as_f64().unwrap();
+    let centre = b.eval("const r = document.querySelector('.dots-viewport').getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2];").await?;
+    let centre = (centre[0].as_f64().unwrap(), centre[1].as_f64().unwrap());
+    b.pinch(centre, 60.0, 1.8).await?;
+    b.wait_js(&format!("Number(document.querySelector('.board-wrap').dataset.zoom) > {before}"), 5).await?;
+    let where_before = point_xy(&b, "14-13").await?;
+    b.touch_drag((centre.0 + 40.0, centre.1), (centre.0 - 60.0, centre.1 + 20.0)).await?;
+    let where_after = point_xy(&b, "14-13").await?;
+    assert!(
+        (where_before.0 - where_after.0).abs() > 30.0,
+        "panning moved the board: {where_before:?} -> {where_after:?}"
+    );
+    assert_eq!(plies(&b).await?, 1, "pinching and panning play nothing");
+    assert!(cell().await? >= 24.0);
+    b.screenshot("dots-phone-pinched").await?;
+    b.close().await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_offline_banner_comes_and_goes_with_the_server() -> Result<()> {
+    let (_guard, mut server, b) = start_desktop().await?;
+    let id = create_game(&b, &server, "cumisitha", "invite", None, &[]).await?;
+    let _black = join_as_opponent(&b, &id).await?;
+    b.wait_js("window.tabulaGame.status === 'live'", 10).await?;
+    b.wait_js("document.querySelector('.game-page').dataset.connection === 'connected'", 10).await?;
+    assert_eq!(b.eval("return document.querySelector('#offline-banner').hidden;").await?, true);
+
+    server.pause().await?;
+    b.wait("#offline-banner:not([hidden])", 10).await?;
+    let status = b.text("#status-line").await?;
+    assert!(status.contains("Offline"), "the status does not claim 'Your move' while offline: {status}");
+    // A move made now waits as a premove, and says so.
+    let banner = b.text("#offline-banner").await?;
+    assert!(banner.contains("premove"), "the banner says what happens to moves: {banner}");
+    b.click("[data-square=e2]").await?;
+    b.click("[data-square=e4]").await?;
+    b.wait("[data-square=e4].premove", 5).await?;
+    // A button that needs the server says so, clearly.
+    b.click("#offer-draw").await?;
+    b.wait_js("document.querySelector('#notice').textContent.includes('offline')", 10).await?;
+    b.screenshot("offline").await?;
+
+    server.resume().await?;
+    b.wait("#offline-banner[hidden]", 20).await?;
+    wait_plies(&b, 1, 10).await?;
+    assert_eq!(page_game(&b).await?["moves"][0]["move"], "e2e4", "the queued move was sent on reconnect");
+    assert_eq!(b.text("#notice").await.unwrap_or_default(), "", "the error is cleared on reconnect");
+    b.close().await?;
+    server.stop().await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn browsing_the_moves_during_a_live_game() -> Result<()> {
+    let (_guard, server, b) = start_desktop().await?;
+    let id = create_game(&b, &server, "cumisitha", "invite", None, &[]).await?;
+    let black = join_as_opponent(&b, &id).await?;
+    b.wait_js("window.tabulaGame.status === 'live'", 10).await?;
+    click_move(&b, "cumisitha", "e2e4").await?;
+    opponent_move(&b, &id, &black, "e7e5").await?;
+    wait_plies(&b, 2, 10).await?;
+    click_move(&b, "cumisitha", "g1f3").await?;
+
+    // Back to the position after 1. e4.
+    b.click("#move-list .move[data-ply='1']").await?;
+    b.wait("#history-note", 5).await?;
+    b.wait("[data-square=e7][data-piece=p]", 10).await?;
+    b.wait("[data-square=g1][data-piece=N]", 5).await?;
+    // The arrow keys step on; the start is one step further back.
+    b.keys(&String::from(char::from(Key::Left))).await?;
+    b.wait("[data-square=e2][data-piece=P]", 10).await?;
+    b.keys(&String::from(char::from(Key::Right))).await?;
+    b.wait("[data-square=e4][data-piece=P]", 10).await?;
+
+    // Black moves meanwhile: the list grows, the board stays where it is.
+    opponent_move(&b, &id, &black, "b8c6").await?;
+    wait_plies(&b, 4, 10).await?;
+    b.wait("#move-list .move[data-ply='4']", 5).await?;
+    b.wait("[data-square=b8][data-piece=n]", 5).await?;
+    assert_eq!(
+        b.eval("return document.querySelectorAll('.square.source').length;").await?,
+        0,
+        "no moves from the past"
+    );
+    b.screenshot("history-browsing").await?;
+
+    // Back to the game: the live position, and it is White's move.
+    b.click("#back-to-live").await?;
+    b.wait("[data-square=c6][data-piece=n]", 10).await?;
+    b.wait_js("document.querySelector('#history-note') === null", 5).await?;
+    click_move(&b, "cumisitha", "f1c4").await?;
+    b.close().await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn themes_and_sound_are_remembered() -> Result<()> {
+    let (_guard, server, b) = start_desktop().await?;
+    b.goto(&server.url("/")).await?;
+    b.click("#settings-open").await?;
+    b.wait("#settings-dialog[open]", 5)
+        .await?
+        .find(fantoccini::Locator::Css("#setting-theme"))
+        .await?
+        .select_by_value("dark")
+        .await?;
+    b.wait("#setting-board", 5).await?.select_by_value("green").await?;
+    b.click("#settings-close").await?;
+    b.click("#sound-toggle").await?;
+    b.client.refresh().await?;
+    b.wait("#new-game", 20).await?;
+    let html = b.eval("const d = document.documentElement.dataset; return [d.theme, d.board, d.sound];").await?;
+    assert_eq!(html, serde_json::json!(["dark", "green", "off"]), "remembered across a reload");
+    let pressed = b.wait("#sound-toggle", 5).await?.attr("aria-pressed").await?;
+    assert_eq!(pressed.as_deref(), Some("true"), "the mute switch shows it is on");
+    b.screenshot("lobby-dark").await?;
+    b.close().await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn how_to_play_pages_draw_their_examples() -> Result<()> {
     let (_guard, server, b) = start_desktop().await?;
     for game in ["coldwar", "cordots", "cumisitha", "dots"] {
         b.goto(&server.url(&format!("/howto/{game}"))).await?;
-        b.wait(&format!(".howto[data-game={game}] .example svg.board"), 20).await?;
-        let boards = b.eval("return document.querySelectorAll('.howto .example svg.board').length;").await?;
+        b.wait(&format!(".howto[data-game={game}] .example svg"), 20).await?;
+        let boards = b.eval("return document.querySelectorAll('.howto .example .board-wrap').length;").await?;
         assert!(boards.as_u64().unwrap_or(0) >= 2, "{game}: worked examples drawn ({boards})");
         b.full_page_screenshot(&format!("howto-{game}")).await?;
     }

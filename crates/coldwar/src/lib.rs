@@ -15,6 +15,7 @@
 //! [`solve::cache`]).
 
 pub mod ai;
+pub mod encoding;
 pub mod meta;
 pub mod notation;
 pub mod options;

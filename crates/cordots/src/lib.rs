@@ -16,6 +16,7 @@
 
 pub mod ai;
 pub mod bitboard;
+pub mod encoding;
 pub mod meta;
 pub mod notation;
 pub mod options;

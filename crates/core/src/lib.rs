@@ -13,6 +13,7 @@
 pub mod clock;
 pub mod conformance;
 pub mod dynamic;
+pub mod encoding;
 pub mod error;
 pub mod example;
 pub mod game;

@@ -14,6 +14,7 @@
 //! matches against external engines.
 
 pub mod ai;
+pub mod encoding;
 pub mod meta;
 pub mod notation;
 pub mod options;

@@ -15,6 +15,7 @@
 
 pub mod ai;
 mod cell;
+pub mod encoding;
 pub mod formats;
 pub mod meta;
 pub mod notation;

@@ -3,97 +3,102 @@
 // `b2>b3` (conquer).
 
 import { s, choose } from '../dom.js';
-import { BoardBase, squaresIn, fileRank } from './common.js';
+import { GridBoard } from './grid.js';
+import { fileRank } from './common.js';
 
-const CELL = 100;
-const MARGIN = 28;
 const COLORS = { x: '#2563c9', o: '#d1432b' };
 const MOVE_RE = /^([a-c][1-3])(?:([-x>])([a-c][1-3]))?$/;
 
-/** Parse a Cold War move string into {from, kind, to} or {place}. */
+/** Parse a Cold War move string into {move, from, to, kind}; a placement has from = null. */
 export function parseColdWarMove(move) {
   const m = MOVE_RE.exec(move);
   if (!m) return null;
-  if (!m[2]) return { place: m[1], move };
-  return { from: m[1], kind: m[2], to: m[3], move };
+  if (!m[2]) return { move, from: null, to: m[1], kind: '+' };
+  return { move, from: m[1], to: m[3], kind: m[2] };
 }
 
-export class ColdWarBoard extends BoardBase {
-  cellXY(square) {
-    let [f, r] = fileRank(square);
-    if (this.flipped) { f = 2 - f; r = 2 - r; }
-    return [MARGIN + f * CELL, MARGIN + (2 - r) * CELL];
+export class ColdWarBoard extends GridBoard {
+  get boardClass() { return 'coldwar-board'; }
+  get files() { return 3; }
+  get ranks() { return 3; }
+  get cell() { return 100; }
+  get margin() { return 28; }
+  /** Room for the outer half of the squares' 2-unit borders. */
+  get top() { return 2; }
+  get rightPad() { return 2; }
+
+  parseMove(move) {
+    return parseColdWarMove(move);
   }
 
-  async click(square) {
-    const moves = this.legalMoves.map(parseColdWarMove).filter(Boolean);
-    const sourcesFrom = (sq) => moves.filter((m) => m.from === sq);
-    const placeOn = moves.find((m) => m.place === square);
-    if (this.selected) {
-      const options = sourcesFrom(this.selected).filter((m) => m.to === square);
-      if (options.length === 1) return this.play(options[0].move);
-      if (options.length > 1) {
-        const picked = await choose('Attack or conquer?', options.map((m) => ({
-          label: m.kind === '>' ? `Conquer ${m.to} (take the square)` : `Attack ${m.to}`,
-          value: m.move,
-        })));
-        if (picked) return this.play(picked);
-        return;
-      }
-      if (square === this.selected && placeOn) return this.play(placeOn.move);
-    }
-    if (sourcesFrom(square).length > 0 && square !== this.selected) {
-      this.selected = square;
-      return this.draw();
-    }
-    if (placeOn) return this.play(placeOn.move);
-    this.selected = null;
-    this.draw();
+  cellAt(square) {
+    return this.state.view.cells.find((c) => c.square === square) || { square, owner: null, count: 0 };
   }
 
-  render() {
-    const view = this.state.view;
-    const size = MARGIN * 2 + CELL * 3;
-    const moves = this.legalMoves.map(parseColdWarMove).filter(Boolean);
-    const last = squaresIn(view.last_move);
-    const targets = new Map();
-    if (this.selected) {
-      for (const m of moves.filter((m) => m.from === this.selected)) targets.set(m.to, m.kind);
-      if (moves.some((m) => m.place === this.selected)) targets.set(this.selected, '+');
-    } else {
-      for (const m of moves) if (m.place) targets.set(m.place, '+');
-    }
-    const sources = new Set(moves.filter((m) => m.from).map((m) => m.from));
+  ownerAt(square) {
+    return this.cellAt(square).owner;
+  }
 
-    const svg = s('svg', {
-      viewBox: `0 0 ${size} ${size}`, class: 'board coldwar-board', role: 'img',
-      'aria-label': 'Cold War board',
-    });
-    for (const cell of view.cells) {
-      const [x, y] = this.cellXY(cell.square);
-      const [f, r] = fileRank(cell.square);
-      const classes = ['square', (f + r) % 2 ? 'light' : 'dark'];
-      if (last.includes(cell.square)) classes.push('last');
-      if (this.selected === cell.square) classes.push('selected');
-      if (targets.has(cell.square)) classes.push('target');
-      if (sources.has(cell.square)) classes.push('source');
-      const group = s('g', {
-        class: classes.join(' '), 'data-square': cell.square,
-        'data-owner': cell.owner || '', 'data-count': cell.count,
-        onclick: () => this.click(cell.square),
-      });
-      group.append(s('rect', { x, y, width: CELL, height: CELL, class: 'cell' }));
-      if (cell.owner) group.append(this.stack(x, y, cell.owner, cell.count));
-      const kind = targets.get(cell.square);
-      if (kind) group.append(targetMark(x, y, kind, !!cell.owner));
-      svg.append(group);
+  pickAmong(options) {
+    return choose('Attack or conquer?', options.map((m) => ({
+      label: m.kind === '>' ? `Conquer ${m.to} (take the square)` : `Attack ${m.to}`,
+      value: m.move,
+    })));
+  }
+
+  premoveTargets(square) {
+    const [f, r] = fileRank(square);
+    const out = new Set();
+    for (const [df, dr] of [[1, 0], [-1, 0], [0, 1], [0, -1]]) {
+      const nf = f + df;
+      const nr = r + dr;
+      if (nf >= 0 && nf < 3 && nr >= 0 && nr < 3) out.add('abc'[nf] + (nr + 1));
     }
-    svg.append(...coordinates(this.flipped, size));
-    return svg;
+    return out;
+  }
+
+  canPremovePlace(square) {
+    const cell = this.cellAt(square);
+    return !cell.owner || (cell.owner === this.premoveSide && cell.count < 3);
+  }
+
+  squareLabel(square) {
+    const cell = this.cellAt(square);
+    if (!cell.owner) return `${square}, empty`;
+    return `${square}, ${cell.owner.toUpperCase()} base of ${cell.count}`;
+  }
+
+  lastMoveSquares() {
+    const last = this.state.view.last_move;
+    return last ? (last.match(/[a-c][1-3]/g) || []) : [];
+  }
+
+  squareData(square) {
+    const cell = this.cellAt(square);
+    return { 'data-owner': cell.owner || '', 'data-count': cell.count };
+  }
+
+  /** The mark a target square shows: + to place, - transfer, x attack, > conquer. */
+  targetKind(square) {
+    if (this.selected) {
+      const m = this.movesFrom(this.selected).find((mv) => mv.to === square);
+      if (m) return m.kind;
+      if (square === this.selected && this.placeOn(square)) return '+';
+      return null;
+    }
+    return this.placeOn(square) ? '+' : null;
+  }
+
+  drawSquare(g, square, x, y, { target, premovable }) {
+    const cell = this.cellAt(square);
+    if (cell.owner) g.append(s('g', { class: 'piece-art' }, this.stack(x, y, cell.owner, cell.count)));
+    const kind = premovable ? (target ? '-' : null) : this.targetKind(square);
+    if (kind) g.append(targetMark(x, y, kind, !!cell.owner, this.cell));
   }
 
   stack(x, y, owner, count) {
     // Pieces drawn as discs seen slightly from the side, piled bottom-up.
+    const CELL = this.cell;
     const g = s('g', { class: `stack stack-${owner}` });
     const cx = x + CELL / 2;
     const base = y + CELL * 0.72;
@@ -108,6 +113,11 @@ export class ColdWarBoard extends BoardBase {
     g.append(s('text', { x: x + CELL - 8, y: y + 18, class: 'count', 'text-anchor': 'end' }, String(count)));
     return g;
   }
+
+  soundFor(_previous, next) {
+    const last = next.view.last_move || '';
+    return /[x>]/.test(last) ? 'capture' : 'move';
+  }
 }
 
 function mark(owner, cx, cy) {
@@ -117,7 +127,7 @@ function mark(owner, cx, cy) {
   return s('ellipse', { cx, cy, rx: 8, ry: 4.5, class: 'glyph', fill: 'none' });
 }
 
-function targetMark(x, y, kind, occupied) {
+function targetMark(x, y, kind, occupied, CELL) {
   const cx = x + CELL / 2;
   const cy = y + CELL / 2;
   if (occupied && kind !== '+') {
@@ -130,15 +140,4 @@ function shade(hex) {
   const n = parseInt(hex.slice(1), 16);
   const dim = (v) => Math.round(v * 0.7);
   return `rgb(${dim(n >> 16)},${dim((n >> 8) & 255)},${dim(n & 255)})`;
-}
-
-function coordinates(flipped, size) {
-  const out = [];
-  for (let i = 0; i < 3; i++) {
-    const file = flipped ? 2 - i : i;
-    const rank = flipped ? i + 1 : 3 - i;
-    out.push(s('text', { x: MARGIN + i * CELL + CELL / 2, y: size - 8, class: 'coord', 'text-anchor': 'middle' }, 'abc'[file]));
-    out.push(s('text', { x: 12, y: MARGIN + i * CELL + CELL / 2 + 5, class: 'coord', 'text-anchor': 'middle' }, String(rank)));
-  }
-  return out;
 }

@@ -1,11 +1,10 @@
 // Cordots: custodial captures on 8×8 with Capturers and Victims. Moves are
 // `b2-b3`, and a back-row sacrifice names the Victim promoted: `c7-c8=f2`.
 
-import { s, choose } from '../dom.js';
-import { BoardBase, fileRank } from './common.js';
+import { s, h, choose, title } from '../dom.js';
+import { GridBoard } from './grid.js';
+import { fileRank } from './common.js';
 
-const CELL = 56;
-const MARGIN = 22;
 const BAND = 44;
 const MOVE_RE = /^([a-h][1-8])-([a-h][1-8])(?:=([a-h][1-8]))?$/;
 
@@ -30,108 +29,149 @@ export function victimGlyph(color, cx, cy, r) {
   return g;
 }
 
-export class CordotsBoard extends BoardBase {
-  squareXY(square) {
-    let [f, r] = fileRank(square);
-    if (this.flipped) { f = 7 - f; r = 7 - r; }
-    return [MARGIN + f * CELL, BAND + (7 - r) * CELL];
+export class CordotsBoard extends GridBoard {
+  /** `bars`: the page shows the reserves in the players' bars; otherwise they are drawn above and below the board. */
+  constructor(opts = {}) {
+    super(opts);
+    this.bands = !opts.bars;
   }
 
-  movesFrom(square) {
-    return this.legalMoves.map((m) => MOVE_RE.exec(m)).filter((m) => m && m[1] === square);
+  get boardClass() { return 'cordots-board'; }
+  get cell() { return 56; }
+  get top() { return this.bands ? BAND : 0; }
+  get rightPad() { return this.bands ? 8 : 0; }
+
+  parseMove(move) {
+    const m = MOVE_RE.exec(move);
+    return m ? { move, from: m[1], to: m[2], victim: m[3] || null } : null;
   }
 
-  click(square) {
-    return this.clickSquare(square, async (options) => {
-      // A forced sacrifice: the mover names the Victim that becomes a Capturer.
-      this.candidates = options.map((m) => m[3]);
-      this.draw();
-      const picked = await choose('Sacrifice: which Victim becomes a Capturer?', options.map((m) => ({
-        label: `Victim on ${m[3]}`,
-        value: m[0],
-      })), { id: 'sacrifice-dialog' });
-      this.candidates = null;
-      return picked;
-    });
+  pieceAt(square) {
+    if (!this.pieceMap || this.pieceMapFor !== this.state) {
+      this.pieceMap = new Map(this.state.view.pieces.map((p) => [p.square, p]));
+      this.pieceMapFor = this.state;
+    }
+    return this.pieceMap.get(square) || null;
   }
 
-  render() {
+  ownerAt(square) {
+    const piece = this.pieceAt(square);
+    return piece ? piece.color : null;
+  }
+
+  async pickAmong(options) {
+    // A forced sacrifice: the mover names the Victim that becomes a Capturer.
+    this.candidates = options.map((m) => m.victim);
+    this.draw();
+    const picked = await choose('Sacrifice: which Victim becomes a Capturer?', options.map((m) => ({
+      label: `Victim on ${m.victim}`,
+      value: m.move,
+    })), { id: 'sacrifice-dialog' });
+    this.candidates = null;
+    return picked;
+  }
+
+  premoveTargets(square) {
+    const [f, r] = fileRank(square);
+    const out = new Set();
+    for (const [df, dr] of [[1, 0], [-1, 0], [0, 1], [0, -1]]) {
+      const nf = f + df;
+      const nr = r + dr;
+      if (nf >= 0 && nf < 8 && nr >= 0 && nr < 8) out.add('abcdefgh'[nf] + (nr + 1));
+    }
+    return out;
+  }
+
+  squareLabel(square) {
+    const piece = this.pieceAt(square);
+    return piece ? `${square}, ${piece.color} ${piece.piece}` : `${square}, empty`;
+  }
+
+  lastMoveSquares() {
+    const last = this.state.view.last_move;
+    return last ? [last.from, last.to] : [];
+  }
+
+  squareClasses(square) {
+    const [, r] = fileRank(square);
+    const classes = [];
+    if (r === 0 || r === 7) classes.push('base-row');
+    if (this.candidates && this.candidates.includes(square)) classes.push('candidate');
+    const last = this.state.view.last_move;
+    if (last && last.removed.includes(square)) classes.push('removed');
+    return classes;
+  }
+
+  squareData(square) {
+    const piece = this.pieceAt(square);
+    return { 'data-piece': piece ? `${piece.color}-${piece.piece}` : '' };
+  }
+
+  drawSquare(g, square, x, y, { target }) {
+    const cell = this.cell;
+    const cx = x + cell / 2;
+    const cy = y + cell / 2;
+    const piece = this.pieceAt(square);
+    const last = this.state.view.last_move;
+    if (last && last.removed.includes(square) && !piece) {
+      g.append(s('path', { d: `M${cx - 8} ${cy - 8}L${cx + 8} ${cy + 8}M${cx + 8} ${cy - 8}L${cx - 8} ${cy + 8}`, class: 'removed-mark' }));
+    }
+    if (piece) {
+      g.append(s('g', { class: 'piece-art' }, piece.piece.startsWith('capt')
+        ? capturerGlyph(piece.color, cx, cy, cell * 0.4)
+        : victimGlyph(piece.color, cx, cy, cell * 0.4)));
+    }
+    if (last && last.restored === square) g.append(s('circle', { cx, cy, r: cell * 0.46, class: 'restored-mark' }));
+    if (target) g.append(s('circle', { cx, cy, r: cell / 7, class: 'target-dot' }));
+  }
+
+  decorate(svg) {
+    if (!this.bands) return;
     const view = this.state.view;
-    const width = MARGIN + CELL * 8 + 8;
-    const height = BAND * 2 + CELL * 8 + MARGIN;
-    const svg = s('svg', {
-      viewBox: `0 0 ${width} ${height}`, class: 'board cordots-board', role: 'img',
-      'aria-label': 'Cordots board',
-    });
-    const pieces = new Map(view.pieces.map((p) => [p.square, p]));
-    const targets = new Set(this.selected ? this.movesFrom(this.selected).map((m) => m[2]) : []);
-    const sources = new Set(this.legalMoves.map((m) => m.slice(0, 2)));
-    const last = view.last_move;
-    const lastSquares = last ? [last.from, last.to] : [];
-    const removed = new Set(last ? last.removed : []);
-    const candidates = new Set(this.candidates || []);
-    for (let r = 0; r < 8; r++) {
-      for (let f = 0; f < 8; f++) {
-        const square = 'abcdefgh'[f] + (r + 1);
-        const [x, y] = this.squareXY(square);
-        const classes = ['square', (f + r) % 2 ? 'light' : 'dark'];
-        if (r === 0 || r === 7) classes.push('base-row');
-        if (lastSquares.includes(square)) classes.push('last');
-        if (this.selected === square) classes.push('selected');
-        if (targets.has(square)) classes.push('target');
-        if (sources.has(square)) classes.push('source');
-        if (candidates.has(square)) classes.push('candidate');
-        if (removed.has(square)) classes.push('removed');
-        const piece = pieces.get(square);
-        const g = s('g', {
-          class: classes.join(' '), 'data-square': square,
-          'data-piece': piece ? `${piece.color}-${piece.piece}` : '',
-          onclick: () => this.click(square),
-        });
-        g.append(s('rect', { x, y, width: CELL, height: CELL, class: 'cell' }));
-        const cx = x + CELL / 2;
-        const cy = y + CELL / 2;
-        if (removed.has(square) && !piece) {
-          g.append(s('path', { d: `M${cx - 8} ${cy - 8}L${cx + 8} ${cy + 8}M${cx + 8} ${cy - 8}L${cx - 8} ${cy + 8}`, class: 'removed-mark' }));
-        }
-        if (piece) {
-          g.append(piece.piece.startsWith('capt')
-            ? capturerGlyph(piece.color, cx, cy, CELL * 0.4)
-            : victimGlyph(piece.color, cx, cy, CELL * 0.4));
-        }
-        if (last && last.restored === square) {
-          g.append(s('circle', { cx, cy, r: CELL * 0.46, class: 'restored-mark' }));
-        }
-        if (targets.has(square)) g.append(s('circle', { cx, cy, r: CELL / 7, class: 'target-dot' }));
-        svg.append(g);
-      }
-    }
-    for (let i = 0; i < 8; i++) {
-      const file = this.flipped ? 7 - i : i;
-      const rank = this.flipped ? i + 1 : 8 - i;
-      svg.append(s('text', { x: MARGIN + i * CELL + CELL / 2, y: BAND + CELL * 8 + 15, class: 'coord', 'text-anchor': 'middle' }, 'abcdefgh'[file]));
-      svg.append(s('text', { x: MARGIN / 2, y: BAND + i * CELL + CELL / 2 + 5, class: 'coord', 'text-anchor': 'middle' }, String(rank)));
-    }
     const top = this.flipped ? 'white' : 'black';
     const bottom = this.flipped ? 'black' : 'white';
     svg.append(this.reserveBand(top, 4, view));
-    svg.append(this.reserveBand(bottom, BAND + CELL * 8 + 22, view));
-    return svg;
+    svg.append(this.reserveBand(bottom, BAND + this.cell * 8 + 22, view));
   }
 
   reserveBand(color, y, view) {
     const reserve = view.reserves[color] || 0;
     const counts = view.counts ? view.counts[color] : null;
     const g = s('g', { class: `reserve reserve-${color}`, 'data-reserve': reserve });
-    g.append(s('text', { x: MARGIN, y: y + 24, class: 'reserve-label' },
-      `${color === 'white' ? 'White' : 'Black'} reserve: ${reserve}`));
-    for (let i = 0; i < reserve; i++) {
-      g.append(capturerGlyph(color, MARGIN + 150 + i * 26, y + 18, 11));
-    }
+    g.append(s('text', { x: this.margin, y: y + 24, class: 'reserve-label' }, `${title(color)} reserve: ${reserve}`));
+    for (let i = 0; i < reserve; i++) g.append(capturerGlyph(color, this.margin + 150 + i * 26, y + 18, 11));
     if (counts) {
-      g.append(s('text', { x: MARGIN + CELL * 8, y: y + 24, class: 'reserve-label', 'text-anchor': 'end' },
+      g.append(s('text', { x: this.margin + this.cell * 8, y: y + 24, class: 'reserve-label', 'text-anchor': 'end' },
         `${counts.capturers} C · ${counts.victims} V`));
     }
     return g;
+  }
+
+  /** A player's reserve of lost Capturers and the pieces left, for the player's bar. */
+  barExtras(player) {
+    const view = this.state.view;
+    const reserve = view.reserves[player] || 0;
+    const counts = view.counts ? view.counts[player] : null;
+    const icons = [];
+    for (let i = 0; i < reserve; i++) {
+      const icon = s('svg', { viewBox: '0 0 24 24', width: 18, height: 18, 'aria-hidden': 'true', class: 'reserve-icon' });
+      icon.append(capturerGlyph(player, 12, 12, 10));
+      icons.push(icon);
+    }
+    const label = `${title(player)}: ${reserve} Capturer${reserve === 1 ? '' : 's'} in reserve${counts ? `; ${counts.capturers} Capturers and ${counts.victims} Victims on the board` : ''}`;
+    return h('span', { class: `reserve reserve-${player}`, 'data-reserve': reserve, role: 'img', 'aria-label': label, title: label },
+      h('span', { class: 'reserve-count', 'aria-hidden': 'true' }, `reserve ${reserve}`), icons,
+      counts ? h('span', { class: 'piece-counts', 'aria-hidden': 'true' }, `${counts.capturers}C ${counts.victims}V`) : null);
+  }
+
+  gameInfo() {
+    const view = this.state.view;
+    if (view.ply_cap && view.mode === 'untimed') return `Ply ${this.state.plies} of ${view.ply_cap}`;
+    return '';
+  }
+
+  soundFor(_previous, next) {
+    const last = next.view.last_move;
+    return last && last.removed && last.removed.length ? 'capture' : 'move';
   }
 }

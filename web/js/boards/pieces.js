@@ -56,7 +56,7 @@ export function pieceGlyph(letter, x, y, size) {
 
 /** A standalone small SVG of a piece, e.g. for the promotion dialog. */
 export function pieceIcon(letter, size = 48) {
-  const svg = s('svg', { viewBox: '0 0 45 45', width: size, height: size, class: 'piece-icon' });
+  const svg = s('svg', { viewBox: '0 0 45 45', width: size, height: size, class: 'piece-icon', 'aria-hidden': 'true' });
   svg.append(pieceGlyph(letter, 0, 0, 45));
   return svg;
 }

@@ -1,12 +1,25 @@
-// The game page: the board, clocks, move list, result, and the buttons for
-// resigning, draws, rematches and flipping. Every change comes from the
-// server over the game's WebSocket; moves go back the same way.
+// The game page: the board between the two players' bars, and beside it the
+// status, clocks, result, draw offers, the move list (click a move to see
+// that position, then come back to the live one), typed moves and the
+// buttons. Every change comes from the server over the game's WebSocket;
+// moves go back the same way. A lost connection shows a banner, and moves
+// made meanwhile wait as premoves (square boards) or are refused.
+//
+// The side column is a stack of cards so that later parts (an analysis
+// board, the opponent's presence) slot in as cards or bar items.
 
-import { h, mount, title, formatClock } from '../dom.js';
+import { h, mount, title, capitalise, formatClock } from '../dom.js';
 import { api, tokens, GameSocket } from '../api.js';
 import { createBoard, swatch } from '../boards/index.js';
+import { MoveList } from '../movelist.js';
 import { navigate } from '../app.js';
+import { playSound } from '../sound.js';
+import { showTurn, clearTurn } from '../turn.js';
 import { sanMoves } from '../pgn.js';
+import { seatName } from '../seats.js';
+import { icon } from '../icons.js';
+
+const LOW_TIME_MS = 10000;
 
 export async function gamePage(root, [gameId]) {
   const params = new URLSearchParams(location.search);
@@ -26,98 +39,158 @@ export async function gamePage(root, [gameId]) {
   inheritRematchTokens(game);
   const mine = () => tokens.get(gameId);
   const myPlayers = () => game.players.filter((p) => mine()[p]);
-  const bottomDefault = () => (myPlayers().length === 1 ? myPlayers()[0] : game.players[0]);
-  let bottom = bottomDefault();
-  const sanByPly = new Map();
-
   const board = createBoard(game.game, {
-    flipped: bottom === game.players[1],
     onMove: (move) => sendMove(move),
+    keyboard: true,
+    bars: true,
+    label: `${game.name} board`,
   });
+  const sided = board.constructor.sided;
+  const bottomDefault = () => (sided && myPlayers().length === 1 ? myPlayers()[0] : game.players[0]);
+  let bottom = bottomDefault();
+  board.flipped = bottom === game.players[1];
 
+  // ----- the parts of the page -----
   const bars = {};
   for (const p of game.players) {
     bars[p] = {
       root: h('div', { class: `player-bar player-${p}`, 'data-player': p }),
-      clock: h('span', { class: 'clock', 'data-clock': p }),
+      clock: h('span', { class: 'clock', 'data-clock': p, role: 'timer', 'aria-label': `${title(p)}'s clock` }),
       score: h('span', { class: 'score', 'data-score': p }),
     };
   }
-  const topHost = h('div', { class: 'bar-host' });
-  const bottomHost = h('div', { class: 'bar-host' });
-  const statusLine = h('p', { class: 'status-line', id: 'status-line' });
-  const banner = h('div', { class: 'result-banner', id: 'result-banner', hidden: true });
-  const drawBox = h('div', { class: 'draw-box', id: 'draw-box' });
+  const topHost = h('div', { class: 'bar-host bar-top' });
+  const bottomHost = h('div', { class: 'bar-host bar-bottom' });
+  const boardHost = h('div', { class: 'board-host' }, board.el);
+  const gameInfo = h('p', { class: 'game-info', id: 'game-info' });
+  const heading = h('h1', { class: 'game-title' });
+  const statusLine = h('p', { class: 'status-line', id: 'status-line', 'aria-live': 'polite' });
+  const matchClock = h('div', { class: 'match-clock', id: 'match-clock', hidden: true });
+  const banner = h('div', { class: 'result-banner', id: 'result-banner', hidden: true, role: 'status' });
+  const drawBox = h('div', { class: 'draw-box', id: 'draw-box', 'aria-live': 'polite' });
   const inviteBox = h('div', { class: 'invite-box', id: 'invite-box' });
-  const moveList = h('ol', { class: 'move-list', id: 'move-list' });
+  const historyBar = h('div', { class: 'history-bar', id: 'history-bar' });
+  const moveList = new MoveList({ onSelect: (ply) => browse(ply) });
+  const typedInput = h('input', {
+    type: 'text', id: 'move-input', name: 'move', autocomplete: 'off', autocapitalize: 'off', spellcheck: 'false',
+    'aria-label': 'Type a move', 'aria-describedby': 'move-input-error',
+  });
+  const typedError = h('p', { class: 'error typed-error', id: 'move-input-error', 'aria-live': 'polite' });
+  const typedForm = h('form', { class: 'typed-move', id: 'typed-move' },
+    h('label', { for: 'move-input', class: 'sr-only' }, 'Type a move'), typedInput,
+    h('button', { type: 'submit', id: 'move-input-play' }, 'Play'), typedError);
   const controls = h('div', { class: 'controls' });
   const links = h('p', { class: 'links' });
-  const heading = h('h1', { class: 'game-title' });
+  const offline = h('div', { class: 'offline-banner', id: 'offline-banner', role: 'alert', hidden: true });
 
   mount(root, h('div', { class: 'game-page', 'data-game': game.game, 'data-game-id': gameId },
-    h('div', { class: 'board-column' },
-      h('div', { class: 'game-head' }, heading, statusLine), banner, notice,
-      topHost, h('div', { class: 'board-host' }, board.el), bottomHost),
-    h('aside', { class: 'side-column card' },
-      drawBox, inviteBox, controls,
-      h('h3', {}, 'Moves'), moveList, links)));
+    offline,
+    h('div', { class: 'board-column' }, topHost, boardHost, bottomHost, gameInfo),
+    h('aside', { class: 'side-column' },
+      h('section', { class: 'card status-card', 'aria-label': 'Game status' },
+        heading, statusLine, matchClock, banner, notice, drawBox, inviteBox),
+      h('section', { class: 'card moves-card', 'aria-label': 'Moves' },
+        h('h2', {}, 'Moves'), historyBar, moveList.el, typedForm),
+      h('section', { class: 'card controls-card', 'aria-label': 'Game actions' }, controls, links))));
 
-  // Clocks tick locally between server messages from the last known values.
-  let clockBase = null;
+  // ----- state kept by the page -----
+  let clockBase = performance.now();
+  let connected = true;
+  let viewPly = null; // null: the live position; else the ply shown from the history
+  const positions = new Map();
+  const sanByPly = new Map();
+  let myDrawOffer = null; // {ply, at}: this browser offered a draw at that ply and update time
+  let drawDeclined = false;
+  let lowTimeWarned = false;
+
+  // ----- clocks: they tick locally between server messages -----
+  const clockRunning = () => {
+    const clock = game.clock;
+    if (!clock || game.result || game.status !== 'live') return null;
+    return clock.shared ? (clock.running ? 'shared' : null) : clock.running;
+  };
+  const remaining = (p) => {
+    const clock = game.clock;
+    let ms = clock.remaining_ms[p];
+    const running = clockRunning();
+    if (running && (running === 'shared' || running === p)) ms -= performance.now() - clockBase;
+    return ms;
+  };
   const tick = () => {
     const clock = game.clock;
-    for (const p of game.players) {
-      if (!clock) { bars[p].clock.textContent = ''; continue; }
-      let ms = clock.remaining_ms[p];
-      const running = !game.result && (clock.shared ? !!clock.running : clock.running === p);
-      if (running && clockBase) ms -= performance.now() - clockBase;
-      bars[p].clock.textContent = formatClock(ms) + (clock.overtime ? ' OT' : '');
-      bars[p].clock.classList.toggle('running', running);
-      bars[p].clock.classList.toggle('low', running && ms < 10000);
+    const running = clockRunning();
+    if (clock && clock.shared) {
+      const ms = remaining(game.players[0]);
+      matchClock.hidden = false;
+      matchClock.classList.toggle('running', running === 'shared');
+      matchClock.classList.toggle('low', running === 'shared' && ms < LOW_TIME_MS);
+      matchClock.classList.toggle('overtime', !!clock.overtime);
+      mount(matchClock,
+        h('span', { class: 'match-clock-label' }, clock.overtime ? 'Overtime' : 'Match clock'),
+        h('span', { class: 'clock', 'data-clock': 'match', role: 'timer' }, formatClock(ms)),
+        h('span', { class: 'match-clock-state' }, running ? 'running' : game.result ? 'stopped' : 'paused'));
+      warnLowTime(running === 'shared' && myPlayers().length === 1 ? ms : Infinity);
+    } else {
+      matchClock.hidden = true;
     }
+    for (const p of game.players) {
+      const el = bars[p].clock;
+      if (!clock || clock.shared) { el.textContent = ''; continue; }
+      const ms = remaining(p);
+      el.textContent = formatClock(ms);
+      el.classList.toggle('running', running === p);
+      el.classList.toggle('low', running === p && ms < LOW_TIME_MS);
+      if (running === p && mine()[p] && myPlayers().length === 1) warnLowTime(ms);
+    }
+  };
+  const warnLowTime = (ms) => {
+    if (ms < LOW_TIME_MS && ms > 0 && !lowTimeWarned) { lowTimeWarned = true; playSound('low_time'); }
   };
   const timer = setInterval(tick, 100);
 
+  // ----- drawing the page from `game` -----
+  const canMove = () => connected && game.status === 'live' && !game.result
+    && game.state.status === 'ongoing' && !!mine()[game.state.to_move];
+  const premoveSide = () => {
+    const me = myPlayers();
+    if (me.length !== 1 || game.result || game.status !== 'live') return null;
+    return game.state.to_move !== me[0] || !connected ? me[0] : null;
+  };
+
   const render = () => {
     window.tabulaGame = game; // for the browser tests and the curious
-    const state = game.state;
     const me = myPlayers();
-    const canMove = game.status === 'live' && !game.result && state.status === 'ongoing' && !!mine()[state.to_move];
-    board.flipped = bottom === game.players[1]; // setState below redraws
-    board.setState({ ...state, view: game.view }, { interactive: canMove });
-
-    heading.textContent = `${game.name}`;
-    document.title = `${game.name} · Tabula`;
-    const top = game.players.find((p) => p !== bottom);
-    for (const p of game.players) {
-      const seat = game.seats.find((st) => st.player === p) || {};
-      const you = mine()[p] && me.length === 1 ? ' (you)' : '';
-      const name = seatName(seat);
-      bars[p].score.textContent = state.score ? `${state.score[p]}` : '';
-      mount(bars[p].root,
-        h('span', { class: swatch(p) }), h('span', { class: 'player-name' }, `${title(p)} · ${name}${you}`),
-        state.to_move === p && !game.result ? h('span', { class: 'turn-dot', title: 'to move' }) : null,
-        state.score ? h('span', { class: 'score-label' }, 'score ', bars[p].score) : null,
-        bars[p].clock);
+    board.flipped = bottom === game.players[1];
+    if (viewPly === null) {
+      board.setState({ ...game.state, view: game.view }, { interactive: canMove(), premoveSide: premoveSide() });
     }
+    heading.textContent = game.name;
+    root.querySelector('.game-page').style.setProperty('--aspect', board.aspect);
+    showTurn(`${game.name} · Tabula`, canMove() && me.length === 1);
+
+    const top = game.players.find((p) => p !== bottom);
+    for (const p of game.players) renderBar(p, me);
     mount(topHost, bars[top].root);
     mount(bottomHost, bars[bottom].root);
-
-    statusLine.textContent = statusText(game, me, canMove);
+    gameInfo.textContent = board.gameInfo();
+    statusLine.textContent = statusText(game, me, canMove(), connected);
 
     if (game.result) {
       banner.hidden = false;
       banner.dataset.winner = game.result.winner || 'draw';
       const who = game.result.winner ? `${title(game.result.winner)} wins` : 'Draw';
-      mount(banner, h('strong', {}, who), h('span', { class: 'reason' }, game.result.reason || ''));
+      mount(banner, h('strong', {}, who), h('span', { class: 'reason' }, capitalise(game.result.reason || '')));
     } else {
       banner.hidden = true;
     }
-
     renderDraw(me);
     renderInvite();
     renderControls(me);
     renderMoves();
+    typedInput.placeholder = typedPlaceholder();
+    typedForm.hidden = !!game.result || !me.length;
+    typedInput.disabled = !canMove();
+    typedForm.querySelector('button').disabled = !canMove();
     mount(links,
       h('a', { href: api.exportUrl(gameId), download: '' }, `Export (${game.record_format.toUpperCase()})`),
       ' · ',
@@ -127,16 +200,39 @@ export async function gamePage(root, [gameId]) {
     tick();
   };
 
+  const renderBar = (p, me) => {
+    const seat = game.seats.find((st) => st.player === p) || {};
+    const you = mine()[p] && me.length === 1 ? ' (you)' : '';
+    const state = game.state;
+    bars[p].score.textContent = state.score ? `${state.score[p]}` : '';
+    const toMove = game.status === 'live' && !game.result && state.to_move === p;
+    const presence = typeof seat.connected === 'boolean' && seat.kind !== 'ai'
+      ? h('span', { class: `presence ${seat.connected ? 'online' : 'away'}`, title: seat.connected ? 'connected' : 'not connected', role: 'img', 'aria-label': seat.connected ? 'connected' : 'not connected' })
+      : null;
+    mount(bars[p].root,
+      h('span', { class: swatch(p), 'aria-hidden': 'true' }),
+      h('span', { class: 'player-name' }, `${title(p)} · ${seatName(seat, game.players)}${you}`),
+      presence,
+      h('span', { class: 'bar-extras' }, board.barExtras(p)),
+      toMove ? h('span', { class: 'turn-dot', title: 'to move', role: 'img', 'aria-label': 'to move' }) : null,
+      state.score ? h('span', { class: 'score-label' }, 'score ', bars[p].score) : null,
+      bars[p].clock);
+    bars[p].root.classList.toggle('to-move', toMove);
+  };
+
   const renderDraw = (me) => {
     mount(drawBox);
     const offer = game.draw_offer;
+    if (drawDeclined && !game.result) {
+      drawBox.append(h('p', { class: 'hint', id: 'draw-declined' }, 'Your draw offer was declined.'));
+    }
     if (!offer || game.result) return;
     if (me.length && !mine()[offer]) {
-      mount(drawBox, h('span', {}, `${title(offer)} offers a draw. `),
+      drawBox.append(h('span', {}, `${title(offer)} offers a draw. `),
         h('button', { type: 'button', id: 'accept-draw', onclick: () => action(() => api.draw(gameId, tokenFor(me), 'accept')) }, 'Accept'),
         h('button', { type: 'button', id: 'decline-draw', onclick: () => action(() => api.draw(gameId, tokenFor(me), 'decline')) }, 'Decline'));
     } else {
-      mount(drawBox, h('span', { class: 'hint' }, `${title(offer)} offered a draw.`));
+      drawBox.append(h('span', { class: 'hint' }, `${title(offer)} offered a draw.`));
     }
   };
 
@@ -152,7 +248,7 @@ export async function gamePage(root, [gameId]) {
     }
     for (const inv of invites) {
       const link = location.origin + inv.url;
-      const input = h('input', { type: 'text', readonly: true, value: link, id: 'invite-link', 'data-player': inv.player });
+      const input = h('input', { type: 'text', readonly: true, value: link, id: 'invite-link', 'data-player': inv.player, 'aria-label': 'Invite link' });
       const copy = h('button', {
         type: 'button', id: 'copy-invite',
         onclick: async () => {
@@ -170,13 +266,13 @@ export async function gamePage(root, [gameId]) {
     const over = !!game.result;
     mount(controls,
       h('button', { type: 'button', id: 'flip', onclick: () => { bottom = game.players.find((p) => p !== bottom); render(); } }, 'Flip board'),
-      game.game === 'dots' && h('button', {
-        type: 'button', id: 'zoom', class: 'zoom-button',
-        onclick: () => root.querySelector('.board-host').classList.toggle('zoomed'),
-      }, 'Zoom'),
       playing && !over && h('button', {
-        type: 'button', id: 'offer-draw', disabled: game.draw_offer && mine()[game.draw_offer],
-        onclick: () => action(() => api.draw(gameId, tokenFor(me), 'offer')),
+        type: 'button', id: 'offer-draw', disabled: !!(game.draw_offer && mine()[game.draw_offer]),
+        onclick: () => {
+          myDrawOffer = { ply: game.state.plies, at: game.updated_at_ms };
+          drawDeclined = false;
+          action(() => api.draw(gameId, tokenFor(me), 'offer'));
+        },
       }, 'Offer draw'),
       playing && !over && h('button', {
         type: 'button', id: 'resign', class: 'danger',
@@ -194,15 +290,76 @@ export async function gamePage(root, [gameId]) {
     );
   };
 
+  const moveName = (m) => m.display || sanByPly.get(m.ply) || m.move;
   const renderMoves = () => {
-    const hasScore = game.moves.some((m) => m.score);
-    mount(moveList, game.moves.map((m) => h('li', { 'data-ply': m.ply },
-      h('span', { class: swatch(m.player) }),
-      h('span', { class: 'move' }, sanByPly.get(m.ply) || m.move),
-      hasScore && m.score ? h('span', { class: 'move-score' }, game.players.map((p) => m.score[p]).join(':')) : null)));
-    moveList.scrollTop = moveList.scrollHeight;
+    if (moveList.count !== game.moves.length || moveList.stale) {
+      moveList.render(game.moves, { name: moveName, players: game.players });
+      moveList.stale = false;
+    }
+    moveList.mark(viewPly === null ? game.moves.length : viewPly, { live: viewPly === null });
+    renderHistoryBar();
   };
 
+  const typedPlaceholder = () => {
+    const first = (game.state.legal_moves || [])[0];
+    return first ? `Type a move, e.g. ${board.display(first, { ...game.state, view: game.view })}` : 'Type a move';
+  };
+
+  // ----- the history: any earlier position, then back to the live one -----
+  const renderHistoryBar = () => {
+    const total = game.moves.length;
+    const at = viewPly === null ? total : viewPly;
+    const nav = (label, text, target, id) => h('button', {
+      type: 'button', id, 'aria-label': label, title: label, disabled: target === at || target < 0 || target > total,
+      onclick: () => browse(target),
+    }, icon(text));
+    mount(historyBar,
+      nav('First position', 'first', 0, 'history-first'),
+      nav('Previous move', 'prev', at - 1, 'history-prev'),
+      nav('Next move', 'next', at + 1, 'history-next'),
+      nav('Live position', 'last', total, 'history-last'),
+      viewPly === null ? null : h('span', { class: 'history-note', id: 'history-note' },
+        `Viewing move ${viewPly} of ${total}. `,
+        h('button', { type: 'button', id: 'back-to-live', class: 'primary', onclick: () => browse(total) }, 'Back to the game')));
+    historyBar.classList.toggle('browsing', viewPly !== null);
+  };
+
+  const browse = async (ply) => {
+    const total = game.moves.length;
+    const target = Math.max(0, Math.min(total, ply));
+    if (target === total) {
+      viewPly = null;
+      root.querySelector('.game-page').classList.remove('browsing');
+      render();
+      return;
+    }
+    viewPly = target;
+    root.querySelector('.game-page').classList.add('browsing');
+    renderMoves();
+    try {
+      if (!positions.has(target)) positions.set(target, await api.position(gameId, target));
+      if (viewPly !== target) return; // moved on meanwhile
+      const pos = positions.get(target);
+      board.setState({ ...pos.state, view: pos.view }, { interactive: false });
+      gameInfo.textContent = board.gameInfo();
+    } catch (err) {
+      notice.textContent = `Could not load move ${target}: ${err.message}`;
+    }
+  };
+
+  const keys = (event) => {
+    if (event.target.closest('input, textarea, select, .board-wrap, dialog')) return;
+    const at = viewPly === null ? game.moves.length : viewPly;
+    if (event.key === 'ArrowLeft') browse(at - 1);
+    else if (event.key === 'ArrowRight') browse(at + 1);
+    else if (event.key === 'Home') browse(0);
+    else if (event.key === 'End') browse(game.moves.length);
+    else return;
+    event.preventDefault();
+  };
+  document.addEventListener('keydown', keys);
+
+  // ----- actions -----
   // Whose token to use for a button: the side on move in a hot-seat game, else ours.
   const tokenFor = (me) => mine()[me.length > 1 ? game.state.to_move : me[0]];
 
@@ -212,19 +369,34 @@ export async function gamePage(root, [gameId]) {
       const res = await fn();
       if (res && res.game && res.game.id === gameId) apply(res.game);
     } catch (err) {
-      notice.textContent = err.message;
+      notice.textContent = connected ? err.message : 'You are offline: try again when the connection is back.';
     }
   };
 
   const apply = (next) => {
     if (next.updated_at_ms < game.updated_at_ms && next.moves.length < game.moves.length) return;
-    // Keep people's notation (SAN) for Cumisitha: the view before a move knows it.
-    if (game.view && game.view.san && next.moves.length === game.moves.length + 1) {
+    const previous = game;
+    // Keep people's notation (SAN) for moves that carry none: the view before a move knows it.
+    if (previous.view && previous.view.san && next.moves.length === previous.moves.length + 1) {
       const m = next.moves[next.moves.length - 1];
-      if (game.view.san[m.move]) sanByPly.set(m.ply, game.view.san[m.move]);
+      if (!m.display && previous.view.san[m.move]) sanByPly.set(m.ply, previous.view.san[m.move]);
     }
+    // A draw offer of ours that is gone although nobody moved and the game
+    // goes on was declined (an AI declines at once, so the offer may never
+    // have been seen standing).
+    if (myDrawOffer) {
+      if (next.result || next.state.plies !== myDrawOffer.ply) myDrawOffer = null;
+      else if (!next.draw_offer && next.updated_at_ms > myDrawOffer.at) { drawDeclined = true; myDrawOffer = null; }
+    }
+    if (next.state.plies !== previous.state.plies || next.result) drawDeclined = false;
     game = next;
     clockBase = performance.now();
+    if (next.moves.length > previous.moves.length) {
+      notice.textContent = '';
+      playSound(board.soundFor({ ...previous.state, view: previous.view }, { ...next.state, view: next.view }));
+    }
+    if (next.status === 'live' && previous.status === 'waiting') playSound('start');
+    if (next.result && !previous.result) playSound('end');
     render();
   };
 
@@ -232,28 +404,73 @@ export async function gamePage(root, [gameId]) {
     notice.textContent = '';
     const token = mine()[game.state.to_move];
     if (!socket.send({ type: 'move', token, move, ply: game.state.plies })) {
-      action(() => api.move(gameId, token, move, game.state.plies));
+      // Offline: the socket refused to send. Nothing was played.
+      notice.textContent = `Not sent: you are offline. ${board.canPremove ? 'Make it again as a premove; it is played when the connection is back.' : 'Play it again when the connection is back.'}`;
+      render();
     }
+  };
+
+  typedForm.addEventListener('submit', (event) => {
+    event.preventDefault();
+    if (viewPly !== null) browse(game.moves.length);
+    const read = board.readTyped(typedInput.value);
+    if (read.error) {
+      typedError.textContent = read.error;
+      return;
+    }
+    typedError.textContent = '';
+    typedInput.value = '';
+    if (canMove()) sendMove(read.move);
+  });
+
+  const setConnected = (status) => {
+    const page = root.querySelector('.game-page');
+    if (page) page.dataset.connection = status;
+    const now = status === 'connected';
+    if (now === connected) return;
+    connected = now;
+    if (connected) {
+      offline.hidden = true;
+      notice.textContent = '';
+    } else {
+      offline.hidden = false;
+      mount(offline, h('strong', {}, 'Connection lost.'), ' Reconnecting… ',
+        h('span', { class: 'offline-hint' }, board.canPremove
+          ? 'Moves you make now wait as premoves and are sent when the connection is back.'
+          : 'You can move again when the connection is back.'));
+    }
+    render();
   };
 
   const socket = new GameSocket(gameId, {
     onState: apply,
     onError: (err) => { notice.textContent = err.message; render(); },
-    onStatus: (status) => { root.querySelector('.game-page')?.setAttribute('data-connection', status); },
+    onStatus: setConnected,
+    onMessage: (msg) => {
+      if (msg.type === 'draw_declined' || (msg.type === 'event' && msg.event === 'draw_declined')) {
+        if (myDrawOffer) { drawDeclined = true; myDrawOffer = null; render(); }
+      }
+    },
   });
 
-  clockBase = performance.now();
+  if (game.status === 'live' && game.state.plies === 0 && !game.result && myPlayers().length) playSound('start');
   render();
-  // Moves played before this page opened: take their SAN from the PGN export.
-  if (game.record_format === 'pgn' && game.moves.length) {
+  // Moves played before this page opened and carrying no display name: take their SAN from the PGN export.
+  if (game.record_format === 'pgn' && game.moves.length && game.moves.some((m) => !m.display)) {
     fetch(api.exportUrl(gameId)).then((r) => (r.ok ? r.text() : '')).then((pgn) => {
       const san = sanMoves(pgn);
       if (san.length < game.moves.length) return;
       game.moves.forEach((m, i) => { if (!sanByPly.has(m.ply)) sanByPly.set(m.ply, san[i]); });
+      moveList.stale = true;
       renderMoves();
     }).catch(() => { /* the list keeps the UCI moves */ });
   }
-  return () => { clearInterval(timer); socket.close(); };
+  return () => {
+    clearInterval(timer);
+    socket.close();
+    document.removeEventListener('keydown', keys);
+    clearTurn();
+  };
 }
 
 /**
@@ -271,17 +488,11 @@ function inheritRematchTokens(game) {
   if (Object.keys(swapped).length) tokens.add(game.id, swapped);
 }
 
-/** A seat's display name; a human seat the server named after its colour is just "Player". */
-function seatName(seat) {
-  if (seat.kind === 'ai') return seat.name || `AI (${seat.level})`;
-  if (!seat.joined) return 'Open seat';
-  return seat.name && seat.name !== seat.player ? seat.name : 'Player';
-}
-
-function statusText(game, me, canMove) {
+function statusText(game, me, canMove, connected) {
   const state = game.state;
   if (game.result) return 'Game over.';
   if (game.status === 'waiting') return 'Waiting for the second player to join.';
+  if (!connected) return 'Offline: reconnecting…';
   const mover = title(state.to_move);
   if (canMove) return me.length > 1 ? `${mover} to move.` : 'Your move.';
   const seat = game.seats.find((st) => st.player === state.to_move);

@@ -4,13 +4,7 @@
 
 import { h, mount, title } from '../dom.js';
 import { createBoard } from '../boards/index.js';
-
-const GAMES = [
-  ['coldwar', 'Cold War', '3×3; build, bolster, transfer and attack bases until you hold every square.'],
-  ['cordots', 'Cordots', '8×8 custodial captures with Capturers and Victims, and back-row sacrifices.'],
-  ['cumisitha', 'Cumisitha', 'The Aymara game as Ludii reconstructs it: chess, with its own ending rules.'],
-  ['dots', 'Dots', 'Points on a 39×32 lattice: enclose your opponent’s dots to capture them.'],
-];
+import { api } from '../api.js';
 
 let examplesPromise = null;
 function examples() {
@@ -22,21 +16,24 @@ function examples() {
 }
 
 export async function howtoPage(root, [game]) {
-  const nav = h('nav', { class: 'games' }, GAMES.map(([id, name]) => h('a', { href: `/howto/${id}`, 'data-link': true }, name)));
-  document.title = game ? `How to play ${title(game)} · Tabula` : 'How to play · Tabula';
+  // The games, their names and descriptions come from the server's registry.
+  const games = (await api.meta()).games;
+  const nav = h('nav', { class: 'games', 'aria-label': 'Games' }, games.map((g) => h('a', { href: `/howto/${g.id}`, 'data-link': true, 'aria-current': g.id === game ? 'page' : null }, g.name)));
+  const known = games.find((g) => g.id === game);
+  document.title = known ? `How to play ${known.name} · Tabula` : 'How to play · Tabula';
   if (!game) {
     mount(root, h('article', { class: 'howto card' },
       h('h1', {}, 'How to play'), nav,
-      h('ul', {}, GAMES.map(([id, name, blurb]) => h('li', {}, h('a', { href: `/howto/${id}`, 'data-link': true }, name), ' — ', blurb)))));
+      h('ul', {}, games.map((g) => h('li', {}, h('a', { href: `/howto/${g.id}`, 'data-link': true }, g.name), ' — ', g.description)))));
     return null;
   }
-  if (!GAMES.some(([id]) => id === game)) throw new Error(`no rules page for '${game}'`);
+  if (!known) throw new Error(`no rules page for '${game}'`);
   const res = await fetch(`/howto/${game}.html`);
-  if (!res.ok) throw new Error(`the rules page for ${game} is missing (${res.status})`);
+  if (!res.ok) throw new Error(`the rules page for ${known.name} is missing (${res.status})`);
   const body = h('div', { class: 'rules' });
   body.innerHTML = await res.text();
   mount(root, h('article', { class: 'howto card', 'data-game': game }, nav, body,
-    h('p', {}, h('a', { href: '/', 'data-link': true, class: 'button' }, `Play ${title(game)}`))));
+    h('p', {}, h('a', { href: '/', 'data-link': true, class: 'button' }, `Play ${known.name}`))));
 
   const all = await examples();
   for (const slot of body.querySelectorAll('[data-example]')) {

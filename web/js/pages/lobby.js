@@ -1,9 +1,12 @@
 // The lobby: create a game (game, options, opponent, time control) and see
-// the live and finished games.
+// the live and finished games. Everything about a game comes from the
+// server's meta (/api/games/meta): its options, AI levels, and which options
+// bring their own clock.
 
-import { h, mount, title } from '../dom.js';
+import { h, mount, title, capitalise } from '../dom.js';
 import { api, tokens } from '../api.js';
 import { navigate } from '../app.js';
+import { seatName } from '../seats.js';
 
 const OPTION_LABELS = {
   width: 'Board width',
@@ -11,7 +14,7 @@ const OPTION_LABELS = {
   cross: 'Start with the cross',
   format: 'Championship format',
   stage: 'Championship stage',
-  mode: 'Mode (clock)',
+  mode: 'Mode',
   minutes: 'Match clock, minutes',
 };
 
@@ -19,29 +22,41 @@ export async function lobbyPage(root) {
   document.title = 'Tabula';
   const meta = await api.meta();
   const games = meta.games;
-  const form = h('form', { id: 'new-game', class: 'card new-game', autocomplete: 'off' });
+  const form = h('form', { id: 'new-game', class: 'card new-game', autocomplete: 'off', 'aria-labelledby': 'new-game-title' });
   const optionsBox = h('div', { class: 'options' });
+  const optionsSet = h('fieldset', { class: 'options-set' }, h('legend', {}, 'Options'), optionsBox);
   const levelSelect = h('select', { name: 'level', id: 'level' });
+  const levelLabel = h('label', { class: 'inline level-field', for: 'level' }, 'Level ', levelSelect);
   const sideSelect = h('select', { name: 'side', id: 'side' });
   const gameSelect = h('select', { name: 'game', id: 'game' },
     games.map((g) => h('option', { value: g.id }, g.name)));
-  const description = h('p', { class: 'hint game-description' });
-  const clockNote = h('p', { class: 'hint clock-note' });
+  const description = h('p', { class: 'hint game-description', id: 'game-description' });
+  const clockNote = h('p', { class: 'hint clock-note', id: 'clock-note' });
   const message = h('p', { class: 'error', role: 'alert' });
 
   const opponent = h('fieldset', { class: 'opponent' },
     h('legend', {}, 'Opponent'),
-    radio('opponent', 'ai', 'The computer', true),
-    h('label', { class: 'inline' }, 'Level ', levelSelect),
-    radio('opponent', 'invite', 'Invite a friend (you get a link to send)'),
-    radio('opponent', 'hotseat', 'Two players on this screen'),
-  );
+    h('div', { class: 'segmented' },
+      radio('opponent', 'ai', 'Computer', true),
+      radio('opponent', 'invite', 'A friend (invite link)'),
+      radio('opponent', 'hotseat', 'Two on this screen')),
+    h('div', { class: 'row' }, levelLabel, h('label', { class: 'inline', for: 'side' }, 'You play ', sideSelect)));
 
   const tcKinds = meta.time_controls || ['none', 'fischer'];
-  const tcSelect = h('select', { name: 'tc', id: 'time-control' }, tcKinds.map((k) => h('option', { value: k }, tcLabel(k))));
+  const tcSelect = h('select', { name: 'tc', id: 'time-control', 'aria-label': 'Time control' }, tcKinds.map((k) => h('option', { value: k }, tcLabel(k))));
   const tcFields = h('span', { class: 'tc-fields' });
-  const timeControl = h('fieldset', { class: 'time-control' },
-    h('legend', {}, 'Time control'), tcSelect, tcFields, clockNote);
+  const timeControl = h('fieldset', { class: 'time-control', id: 'time-control-set' },
+    h('legend', {}, 'Time control'), h('div', { class: 'row' }, tcSelect, tcFields));
+
+  const currentGame = () => games.find((g) => g.id === gameSelect.value);
+  const optionValues = () => {
+    const values = {};
+    for (const opt of currentGame().options) {
+      const field = form.querySelector(`[name="opt_${opt.key}"]`);
+      values[opt.key] = field ? String(field.value) : opt.default;
+    }
+    return values;
+  };
 
   const renderTcFields = () => {
     const kind = tcSelect.value;
@@ -54,28 +69,45 @@ export async function lobbyPage(root) {
   };
   tcSelect.addEventListener('change', renderTcFields);
 
+  /** Show only what applies: options that matter for the values chosen, and the time control unless the options bring a clock. */
+  const refreshDependent = () => {
+    const game = currentGame();
+    const values = optionValues();
+    for (const opt of game.options) {
+      const field = optionsBox.querySelector(`[data-option="${opt.key}"]`);
+      if (field) field.hidden = !optionApplies(opt, values);
+    }
+    const fixed = clockFixedBy(game, values);
+    timeControl.hidden = !!fixed;
+    tcSelect.disabled = !!fixed;
+    clockNote.textContent = fixed ? `${fixed.label} brings its own clock.` : '';
+    const kind = form.querySelector('input[name=opponent]:checked').value;
+    levelLabel.hidden = kind !== 'ai';
+    levelSelect.disabled = kind !== 'ai';
+  };
+
   const renderGame = () => {
-    const game = games.find((g) => g.id === gameSelect.value);
+    const game = currentGame();
     description.textContent = game.description;
     mount(optionsBox, game.options.map((opt) => optionField(opt)));
+    optionsSet.hidden = game.options.length === 0;
     mount(levelSelect, game.levels.map((l) => h('option', { value: l.id, selected: l.id === game.default_level, title: l.description }, `${title(l.id)}`)));
     mount(sideSelect,
       h('option', { value: 'random' }, 'Random'),
       game.players.map((p, i) => h('option', { value: String(i) }, `${title(p)}${i === 0 ? ' (moves first)' : ''}`)));
-    clockNote.textContent = game.clock_from_options || game.options.some((o) => o.key === 'mode')
-      ? 'Cordots: the Competitive and Blitz modes bring their own clock, which replaces this one.'
-      : '';
+    refreshDependent();
   };
   gameSelect.addEventListener('change', renderGame);
+  form.addEventListener('change', (event) => { if (event.target !== gameSelect) refreshDependent(); });
 
   mount(form,
-    h('h2', {}, 'New game'),
-    h('label', {}, 'Game ', gameSelect),
+    h('h2', { id: 'new-game-title' }, 'New game'),
+    h('div', { class: 'row' }, h('label', { for: 'game' }, 'Game '), gameSelect),
     description,
-    h('fieldset', {}, h('legend', {}, 'Options'), optionsBox),
+    optionsSet,
     opponent,
-    h('label', {}, 'You play ', sideSelect),
     timeControl,
+    clockNote,
     h('button', { type: 'submit', class: 'primary', id: 'create-game' }, 'Create game'),
     message);
   renderGame();
@@ -85,16 +117,17 @@ export async function lobbyPage(root) {
     event.preventDefault();
     message.textContent = '';
     const data = new FormData(form);
-    const game = games.find((g) => g.id === data.get('game'));
+    const game = currentGame();
     const options = {};
-    for (const opt of game.options) options[opt.key] = String(data.get(`opt_${opt.key}`));
+    for (const opt of game.options) options[opt.key] = String(data.get(`opt_${opt.key}`) ?? opt.default);
     const kind = data.get('opponent');
     const other = kind === 'ai' ? { kind: 'ai', level: data.get('level') }
       : kind === 'invite' ? { kind: 'open' } : { kind: 'me' };
     let side = data.get('side');
     if (side === 'random') side = Math.random() < 0.5 ? '0' : '1';
     const seats = side === '0' ? [{ kind: 'me' }, other] : [other, { kind: 'me' }];
-    const body = { game: game.id, options, seats, time_control: timeControlFrom(data) };
+    const body = { game: game.id, options, seats };
+    if (!clockFixedBy(game, options)) body.time_control = timeControlFrom(data);
     try {
       const created = await api.create(body);
       tokens.add(created.game.id, created.tokens || {});
@@ -111,7 +144,7 @@ export async function lobbyPage(root) {
   const finished = h('div', { class: 'game-list', id: 'finished-games' }, h('p', { class: 'hint' }, 'Loading…'));
   mount(root, h('div', { class: 'lobby' },
     form,
-    h('section', { class: 'card lists' },
+    h('section', { class: 'card lists', 'aria-label': 'Games' },
       h('h2', {}, 'Live games'), live,
       h('h2', {}, 'Recently finished'), finished)));
 
@@ -129,8 +162,37 @@ export async function lobbyPage(root) {
   return () => clearInterval(timer);
 }
 
+/**
+ * The option (as {label}) whose chosen value brings its own clock, or null.
+ * The meta names those options in `clock_options`; `clock_values` (when the
+ * server sends it) says which of their values do. Without it, a clock
+ * option's default value is taken to be the one that leaves the clock to the
+ * time control (as Cordots' `untimed`).
+ */
+export function clockFixedBy(game, values) {
+  for (const entry of game.clock_options || []) {
+    const key = typeof entry === 'string' ? entry : entry.key;
+    const opt = game.options.find((o) => o.key === key);
+    if (!opt) continue;
+    const value = values[key] ?? opt.default;
+    const listed = (typeof entry === 'object' && entry.values) || (game.clock_values && game.clock_values[key]);
+    const fixes = listed ? listed.includes(value) : value !== opt.default;
+    if (fixes) return { key, value, label: `${OPTION_LABELS[key] || title(key)} “${value}”` };
+  }
+  return null;
+}
+
+/** Whether an option matters for the other values chosen (`applies_when` in the meta: {key: [values]}). */
+function optionApplies(opt, values) {
+  const when = opt.applies_when;
+  if (!when) return true;
+  return Object.entries(when).every(([key, allowed]) => allowed.includes(values[key]));
+}
+
 function radio(name, value, label, checked = false) {
-  return h('label', { class: 'radio' }, h('input', { type: 'radio', name, value, checked }), ' ', label);
+  const id = `${name}-${value}`;
+  return h('span', { class: 'radio' },
+    h('input', { type: 'radio', name, value, checked, id }), h('label', { for: id }, label));
 }
 
 function optionField(opt) {
@@ -138,14 +200,16 @@ function optionField(opt) {
   const label = OPTION_LABELS[opt.key] || title(opt.key);
   let input;
   const range = /^(\d+)\.\.(\d+)$/.exec(opt.values);
+  const help = `${name}-help`;
   if (range) {
-    input = h('input', { type: 'number', name, id: name, value: opt.default, min: range[1], max: range[2], class: 'small-number' });
+    input = h('input', { type: 'number', name, id: name, value: opt.default, min: range[1], max: range[2], class: 'small-number', 'aria-describedby': help });
   } else if (opt.values.includes('|')) {
-    input = h('select', { name, id: name }, opt.values.split('|').map((v) => h('option', { value: v, selected: v === opt.default }, v)));
+    input = h('select', { name, id: name, 'aria-describedby': help }, opt.values.split('|').map((v) => h('option', { value: v, selected: v === opt.default }, v)));
   } else {
-    input = h('input', { type: 'text', name, id: name, value: opt.default });
+    input = h('input', { type: 'text', name, id: name, value: opt.default, 'aria-describedby': help });
   }
-  return h('label', { class: 'option', title: opt.help }, `${label} `, input, h('small', { class: 'hint' }, opt.help));
+  return h('div', { class: 'option', 'data-option': opt.key },
+    h('label', { for: name }, label), input, h('small', { class: 'hint', id: help }, opt.help));
 }
 
 function tcLabel(kind) {
@@ -162,23 +226,28 @@ function timeControlFrom(data) {
   }
 }
 
-function seatLabel(seat) {
-  if (!seat) return '?';
-  if (seat.kind === 'ai') return seat.name || `AI (${seat.level})`;
-  if (!seat.joined) return 'open seat';
-  return seat.name || 'Player';
-}
-
 function gameList(list, empty) {
   if (!list.length) return h('p', { class: 'hint' }, empty);
   return h('ul', {}, list.map((g) => {
-    const players = (g.seats || []).map((seat) => `${title(seat.player)}: ${seatLabel(seat)}`).join(' vs ');
-    const result = g.result ? (g.result.winner ? `${title(g.result.winner)} won (${g.result.reason})` : `Draw (${g.result.reason})`) : `${g.status === 'waiting' ? 'waiting for a player' : `${g.plies} plies, ${title(g.to_move)} to move`}`;
+    const players = (g.seats || []).map((seat, i) => [
+      i ? h('span', { class: 'versus' }, ' vs ') : null,
+      h('span', { class: 'seat', title: title(seat.player) },
+        h('span', { class: `swatch swatch-${seat.player}`, role: 'img', 'aria-label': title(seat.player) }), ' ',
+        seatName(seat, (g.seats || []).map((st) => st.player))),
+    ]);
+    let result;
+    if (g.result) {
+      const reason = capitalise(g.result.reason || '');
+      result = g.result.winner ? `${title(g.result.winner)} won · ${reason}` : `Draw · ${reason}`;
+    } else if (g.status === 'waiting') {
+      result = 'Waiting for a player';
+    } else {
+      result = `${g.plies} ${g.plies === 1 ? 'move' : 'moves'} · ${title(g.to_move)} to move`;
+    }
     const href = g.status === 'finished' ? `/replay/${g.id}` : `/game/${g.id}`;
     return h('li', { 'data-game-id': g.id },
-      h('a', { href, 'data-link': true }, h('strong', {}, g.name || title(g.game))),
-      ' ', h('span', { class: 'players' }, players),
-      h('br'), h('small', { class: 'hint' }, result),
-      g.status === 'finished' ? [' · ', h('a', { href: `/game/${g.id}`, 'data-link': true }, 'final position')] : null);
+      h('div', { class: 'game-line' }, h('a', { href, 'data-link': true, class: 'game-name' }, g.name || title(g.game)), ' ', h('span', { class: 'players' }, players)),
+      h('small', { class: 'hint' }, result,
+        g.status === 'finished' ? [' · ', h('a', { href: `/game/${g.id}`, 'data-link': true }, 'final position')] : null));
   }));
 }

@@ -1,10 +1,12 @@
 // Replay: step through a game move by move. Each position comes from the
 // server (which replays the record with the engine), and is cached here.
 
-import { h, mount, title } from '../dom.js';
+import { h, mount, title, capitalise } from '../dom.js';
 import { api } from '../api.js';
-import { createBoard, swatch } from '../boards/index.js';
+import { createBoard } from '../boards/index.js';
+import { MoveList } from '../movelist.js';
 import { sanMoves } from '../pgn.js';
+import { icon } from '../icons.js';
 
 export async function replayPage(root, [gameId]) {
   const game = await api.game(gameId);
@@ -13,20 +15,20 @@ export async function replayPage(root, [gameId]) {
   const cache = new Map();
   let ply = total;
   let flipped = false;
-  const board = createBoard(game.game, { flipped });
-  const slider = h('input', { type: 'range', min: 0, max: total, value: total, id: 'replay-slider', 'aria-label': 'ply' });
+  const board = createBoard(game.game, { flipped, keyboard: false });
+  const slider = h('input', { type: 'range', min: 0, max: total, value: total, id: 'replay-slider', 'aria-label': 'Move number' });
   const label = h('span', { class: 'replay-ply', id: 'replay-ply' });
-  const list = h('ol', { class: 'move-list replay-moves', id: 'move-list' });
+  const list = new MoveList({ onSelect: (p) => go(p) });
   const info = h('p', { class: 'status-line' });
   const error = h('p', { class: 'error' });
+  const names = new Map();
+  const nameOf = (m) => m.display || names.get(m.ply) || m.move;
 
   const go = async (target) => {
     ply = Math.max(0, Math.min(total, target));
     slider.value = ply;
     label.textContent = `${ply} / ${total}`;
-    for (const li of list.children) li.classList.toggle('current', Number(li.dataset.ply) === ply);
-    const current = list.querySelector('.current');
-    if (current) current.scrollIntoView({ block: 'nearest' });
+    list.mark(ply);
     try {
       if (!cache.has(ply)) cache.set(ply, await api.position(gameId, ply));
       if (Number(slider.value) !== ply) return; // the user moved on meanwhile
@@ -35,53 +37,55 @@ export async function replayPage(root, [gameId]) {
       error.textContent = '';
       const m = ply > 0 ? game.moves[ply - 1] : null;
       const score = pos.state.score ? ` · score ${game.players.map((p) => pos.state.score[p]).join(':')}` : '';
-      info.textContent = (m ? `After ${ply}. ${title(m.player)} ${m.move}` : 'Start position') + score;
+      const extra = board.gameInfo();
+      info.textContent = (m ? `After move ${ply}: ${title(m.player)} ${nameOf(m)}` : 'Start position') + score + (extra ? ` · ${extra}` : '');
     } catch (err) {
       error.textContent = err.message;
     }
   };
 
-  mount(list, game.moves.map((m) => h('li', {
-    'data-ply': m.ply, onclick: () => go(m.ply),
-  }, h('span', { class: swatch(m.player) }), h('span', { class: 'move' }, m.move),
-  m.score ? h('span', { class: 'move-score' }, game.players.map((p) => m.score[p]).join(':')) : null)));
-
-  if (game.record_format === 'pgn' && total) {
+  list.render(game.moves, { name: nameOf, players: game.players });
+  // Records from before moves carried their display names: read SAN from the PGN export.
+  if (game.record_format === 'pgn' && total && game.moves.some((m) => !m.display)) {
     try {
       const res = await fetch(api.exportUrl(gameId));
       const san = res.ok ? sanMoves(await res.text()) : [];
       if (san.length >= total) {
-        list.querySelectorAll('li .move').forEach((el, i) => { el.textContent = san[i]; });
+        game.moves.forEach((m, i) => names.set(m.ply, san[i]));
+        list.render(game.moves, { name: nameOf, players: game.players });
       }
     } catch { /* keep the UCI moves */ }
   }
 
   const result = game.result
-    ? (game.result.winner ? `${title(game.result.winner)} won: ${game.result.reason}` : `Draw: ${game.result.reason}`)
+    ? (game.result.winner ? `${title(game.result.winner)} won: ${capitalise(game.result.reason)}` : `Draw: ${capitalise(game.result.reason)}`)
     : 'This game is not finished yet.';
-  const button = (text, id, fn) => h('button', { type: 'button', id, onclick: fn }, text);
+  const button = (text, id, fn, labelText) => h('button', { type: 'button', id, onclick: fn, 'aria-label': labelText, title: labelText }, text);
   slider.addEventListener('input', () => go(Number(slider.value)));
 
+  const host = h('div', { class: 'board-host' }, board.el);
   mount(root, h('div', { class: 'game-page replay-page', 'data-game': game.game },
     h('div', { class: 'board-column' },
       h('h1', { class: 'game-title' }, `Replay · ${game.name}`),
-      h('div', { class: 'board-host' }, board.el),
+      host,
       h('div', { class: 'replay-controls' },
-        button('|◀', 'replay-start', () => go(0)),
-        button('◀', 'replay-prev', () => go(ply - 1)),
+        button(icon('first'), 'replay-start', () => go(0), 'First position'),
+        button(icon('prev'), 'replay-prev', () => go(ply - 1), 'Previous move'),
         slider, label,
-        button('▶', 'replay-next', () => go(ply + 1)),
-        button('▶|', 'replay-end', () => go(total)))),
-    h('aside', { class: 'side-column card' },
-      h('p', { class: 'result-banner', id: 'result-banner', 'data-winner': game.result ? (game.result.winner || 'draw') : 'none' }, result),
-      info, error,
-      h('p', {},
-        button('Flip board', 'flip', () => { flipped = !flipped; board.setFlipped(flipped); }),
-        ' ', h('a', { href: api.exportUrl(gameId), download: '', class: 'button', id: 'export' }, `Export ${game.record_format.toUpperCase()}`),
-        ' ', h('a', { href: `/game/${gameId}`, 'data-link': true }, 'Game page')),
-      h('h3', {}, 'Moves'), list)));
+        button(icon('next'), 'replay-next', () => go(ply + 1), 'Next move'),
+        button(icon('last'), 'replay-end', () => go(total), 'Last position'))),
+    h('aside', { class: 'side-column' },
+      h('section', { class: 'card' },
+        h('p', { class: 'result-banner', id: 'result-banner', 'data-winner': game.result ? (game.result.winner || 'draw') : 'none' }, result),
+        info, error,
+        h('p', {},
+          button('Flip board', 'flip', () => { flipped = !flipped; board.setFlipped(flipped); }),
+          ' ', h('a', { href: api.exportUrl(gameId), download: '', class: 'button', id: 'export' }, `Export ${game.record_format.toUpperCase()}`),
+          ' ', h('a', { href: `/game/${gameId}`, 'data-link': true }, 'Game page'))),
+      h('section', { class: 'card moves-card' }, h('h2', {}, 'Moves'), list.el))));
 
   const keys = (event) => {
+    if (event.target.closest('input, textarea, select')) return;
     if (event.key === 'ArrowLeft') go(ply - 1);
     else if (event.key === 'ArrowRight') go(ply + 1);
     else if (event.key === 'Home') go(0);
@@ -89,5 +93,6 @@ export async function replayPage(root, [gameId]) {
   };
   document.addEventListener('keydown', keys);
   await go(total);
+  root.querySelector('.replay-page').style.setProperty('--aspect', board.aspect);
   return () => document.removeEventListener('keydown', keys);
 }

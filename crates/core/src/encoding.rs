@@ -1,0 +1,148 @@
+//! Integer actions and observation tensors: how a game looks to a learning
+//! program (OpenSpiel's `num_distinct_actions` and `observation_tensor`).
+//!
+//! A game that implements [`Encoding`] numbers every move it can ever make
+//! in a fixed range `0..num_distinct_actions(options)`, and writes any
+//! position as a stack of planes of `f32`. The Python package (`tabula`)
+//! is generic over this trait; `docs/python.md` documents each game's
+//! layout.
+
+use crate::game::{Game, Player};
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+
+/// The action space and the observation tensor of a game.
+///
+/// Laws, checked by [`check_encoding`]:
+/// - every legal move has an action below [`Encoding::num_distinct_actions`],
+///   and two legal moves of one position never share an action;
+/// - [`Encoding::move_of`] undoes [`Encoding::action_of`] for legal moves;
+/// - [`Encoding::write_observation`] writes every element of a buffer of
+///   [`Encoding::observation_len`] elements, and only reads the state.
+pub trait Encoding: Game {
+    /// The name of each observation plane, in order. The tensor has the
+    /// shape `[planes, rows, columns]` of [`Encoding::observation_shape`].
+    fn observation_planes() -> &'static [&'static str];
+
+    /// The size of the action space under `options`: every action is below it.
+    fn num_distinct_actions(options: &Self::Options) -> usize;
+
+    /// The observation shape `[planes, rows, columns]` under `options`.
+    fn observation_shape(options: &Self::Options) -> [usize; 3];
+
+    /// An upper bound on the plies of a game from the start position under
+    /// `options`, or `None` when the rules set none (a game that ends only
+    /// by a clock, say).
+    fn max_game_length(options: &Self::Options) -> Option<u32>;
+
+    /// The number of `f32` elements of one observation.
+    fn observation_len(options: &Self::Options) -> usize {
+        Self::observation_shape(options).iter().product()
+    }
+
+    /// The action of a move in this position. `None` when the move has no
+    /// action, which only happens for moves that cannot be legal here (a
+    /// parsed move such as a chess step that no piece can make).
+    fn action_of(&self, mv: Self::Move) -> Option<u32>;
+
+    /// The move an action stands for in this position, without checking
+    /// that it is legal; `None` when the action is out of range or cannot
+    /// be a move of this position (the side to move would need a piece
+    /// there, for example).
+    fn move_of(&self, action: u32) -> Option<Self::Move>;
+
+    /// Write the position as seen by `player` into `out`, which has
+    /// [`Encoding::observation_len`] elements, plane after plane, each
+    /// plane row by row. Every element is written.
+    fn write_observation(&self, player: Player, out: &mut [f32]);
+
+    /// Write the legal moves into `moves` and their actions, in the same
+    /// order, into `actions` (both cleared first).
+    fn legal_actions(&self, moves: &mut Vec<Self::Move>, actions: &mut Vec<u32>) {
+        self.legal_moves(moves);
+        actions.clear();
+        actions.extend(moves.iter().map(|&m| self.action_of(m).expect("a legal move has an action")));
+    }
+}
+
+/// Play one random game from `start` (up to `max_plies` plies) and check
+/// the [`Encoding`] laws at every ply; every `full_every` plies also decode
+/// every action of the space (which must not panic) and check that the
+/// decoded legal moves are exactly the legal ones. Returns the plies played
+/// or the first violation.
+pub fn check_encoding<G: Encoding>(start: &G, seed: u64, max_plies: u32, full_every: u32) -> Result<u32, String> {
+    let options = start.options().clone();
+    let space = G::num_distinct_actions(&options);
+    let shape = G::observation_shape(&options);
+    if shape[0] != G::observation_planes().len() {
+        return Err(format!(
+            "{}: observation shape has {} planes but {} plane names",
+            G::ID,
+            shape[0],
+            G::observation_planes().len()
+        ));
+    }
+    let len = G::observation_len(&options);
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let mut state = start.clone();
+    let (mut moves, mut actions) = (Vec::new(), Vec::new());
+    let mut obs = vec![0f32; len];
+    let mut plies = 0;
+    loop {
+        let here = || format!("{} seed {seed} ply {plies}", G::ID);
+        state.legal_actions(&mut moves, &mut actions);
+        let mut seen = std::collections::HashSet::new();
+        for (&m, &a) in moves.iter().zip(&actions) {
+            if a as usize >= space {
+                return Err(format!("{}: {m:?} has action {a}, outside 0..{space}", here()));
+            }
+            if !seen.insert(a) {
+                return Err(format!("{}: two legal moves share action {a}", here()));
+            }
+            if state.move_of(a) != Some(m) {
+                return Err(format!("{}: action {a} of {m:?} decodes to {:?}", here(), state.move_of(a)));
+            }
+        }
+        if full_every > 0 && plies % full_every == 0 {
+            let mut decoded = 0;
+            for a in 0..space as u32 {
+                if let Some(m) = state.move_of(a) {
+                    if moves.contains(&m) {
+                        decoded += 1;
+                        if state.action_of(m) != Some(a) {
+                            return Err(format!("{}: action {a} decodes to legal {m:?} of another action", here()));
+                        }
+                    }
+                }
+            }
+            if decoded != moves.len() {
+                return Err(format!(
+                    "{}: {decoded} actions decode to legal moves, {} legal moves",
+                    here(),
+                    moves.len()
+                ));
+            }
+            if state.move_of(space as u32).is_some() || state.move_of(u32::MAX).is_some() {
+                return Err(format!("{}: an action outside the space decodes to a move", here()));
+            }
+        }
+        for player in Player::BOTH {
+            obs.fill(f32::NAN);
+            state.write_observation(player, &mut obs);
+            if let Some(i) = obs.iter().position(|v| !v.is_finite()) {
+                return Err(format!("{}: observation element {i} for {player:?} is not written", here()));
+            }
+        }
+        if let Some(max) = G::max_game_length(&options) {
+            if plies > max {
+                return Err(format!("{}: the game is longer than its maximum length {max}", here()));
+            }
+        }
+        if moves.is_empty() || plies >= max_plies {
+            return Ok(plies);
+        }
+        let m = moves[rng.random_range(0..moves.len())];
+        state.play(m);
+        plies += 1;
+    }
+}

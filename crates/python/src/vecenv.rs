@@ -1,0 +1,594 @@
+//! `tabula.VecEnv`: `n` games stepped together in Rust, across threads,
+//! with the GIL released, writing into numpy arrays that Python reads
+//! without a copy.
+
+use crate::errors::IllegalActionError;
+use crate::game::{GameOps, PyGame};
+use crate::state::{PyState, StateOps, Typed};
+use numpy::{PyArray1, PyArray2, PyArrayDyn, PyArrayMethods, PyUntypedArray, PyUntypedArrayMethods};
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyTuple};
+use rand::rngs::SmallRng;
+use rand::SeedableRng;
+use rayon::prelude::*;
+use std::sync::Arc;
+use tabula_core::encoding::Encoding;
+use tabula_core::{GameMeta, Status};
+
+/// Environments handled by one task: below this, the calling thread does
+/// the work alone (waking the pool costs more than it saves).
+const MIN_CHUNK: usize = 64;
+
+/// The output arrays of a step, as slices.
+pub(crate) struct Buffers<'a> {
+    pub obs: &'a mut [f32],
+    pub mask: &'a mut [bool],
+    pub rewards: &'a mut [f32],
+    pub terminated: &'a mut [bool],
+    pub truncated: &'a mut [bool],
+    pub player: &'a mut [i8],
+}
+
+/// A batch of games of any type.
+pub(crate) trait VecOps: Send + Sync + 'static {
+    fn len(&self) -> usize;
+    /// Restart every game (reseeding the rollout generator when asked).
+    fn reset(&mut self, seed: Option<u64>, out: Buffers<'_>);
+    /// Check that `actions[i]` is legal in game `i`, before anything moves.
+    fn check(&self, actions: &[i64]) -> Result<(), String>;
+    /// Apply checked actions.
+    fn step(&mut self, actions: &[i64], out: Buffers<'_>);
+    /// Play `returns.len() / 2` random games from the start.
+    fn random_rollouts(&mut self, returns: &mut [f32], lengths: &mut [i64]);
+    fn state(&self, i: usize) -> Box<dyn StateOps>;
+}
+
+/// One game of the batch with its move list and legal-action index.
+struct Env<G: Encoding> {
+    state: G,
+    moves: Vec<G::Move>,
+    actions: Vec<u32>,
+    /// `slot[a]` is 1 + the index of action `a` in `moves`, 0 when illegal.
+    slot: Vec<u16>,
+    plies: u32,
+    /// The actions played since the last reset.
+    history: Vec<u32>,
+}
+
+pub(crate) struct VecImpl<G: Encoding> {
+    start: G,
+    envs: Vec<Env<G>>,
+    num_actions: usize,
+    obs_len: usize,
+    max_plies: Option<u32>,
+    seed: u64,
+    /// Games played by `random_rollouts` so far (each game's generator is
+    /// seeded from the seed and its number, so results do not depend on
+    /// the threads).
+    rollouts: u64,
+}
+
+/// SplitMix64: independent seeds from (seed, counter).
+fn mix(seed: u64, n: u64) -> u64 {
+    let mut x = seed ^ n.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 31)
+}
+
+impl<G: Encoding> Env<G> {
+    /// Clear the previous position's mask entries, list the legal actions,
+    /// and mark them.
+    fn refresh(&mut self, mask: &mut [bool]) {
+        for &a in &self.actions {
+            mask[a as usize] = false;
+            self.slot[a as usize] = 0;
+        }
+        self.state.legal_actions(&mut self.moves, &mut self.actions);
+        for (i, &a) in self.actions.iter().enumerate() {
+            mask[a as usize] = true;
+            self.slot[a as usize] = i as u16 + 1;
+        }
+    }
+
+    fn write(&mut self, obs: &mut [f32], player: &mut i8) {
+        let p = self.state.to_move();
+        self.state.write_observation(p, obs);
+        *player = p.index() as i8;
+    }
+}
+
+impl<G: GameMeta + Encoding> VecImpl<G> {
+    pub(crate) fn new(start: G, n: usize, seed: u64, max_plies: Option<u32>) -> Self {
+        let num_actions = G::num_distinct_actions(start.options());
+        let obs_len = G::observation_len(start.options());
+        let envs = (0..n)
+            .map(|_| Env {
+                state: start.clone(),
+                moves: Vec::new(),
+                actions: Vec::new(),
+                slot: vec![0; num_actions],
+                plies: 0,
+                history: Vec::new(),
+            })
+            .collect();
+        VecImpl { start, envs, num_actions, obs_len, max_plies, seed, rollouts: 0 }
+    }
+}
+
+/// Run `f(i, env, row)` for every environment, in parallel chunks when
+/// there are enough of them.
+fn for_each_env<G: Encoding>(
+    envs: &mut [Env<G>],
+    (ol, al): (usize, usize),
+    out: Buffers<'_>,
+    f: impl Fn(usize, &mut Env<G>, Row<'_>) + Sync,
+) {
+    let n = envs.len();
+    let threads = rayon::current_num_threads().max(1);
+    let chunk = n.div_ceil(threads * 4).max(MIN_CHUNK);
+    let work = |(c, envs): (usize, &mut [Env<G>]), bufs: ChunkBufs<'_>| {
+        let ChunkBufs { obs, mask, rewards, terminated, truncated, player } = bufs;
+        for (j, env) in envs.iter_mut().enumerate() {
+            let row = Row {
+                obs: &mut obs[j * ol..(j + 1) * ol],
+                mask: &mut mask[j * al..(j + 1) * al],
+                rewards: &mut rewards[2 * j..2 * j + 2],
+                terminated: &mut terminated[j],
+                truncated: &mut truncated[j],
+                player: &mut player[j],
+            };
+            f(c * chunk + j, env, row);
+        }
+    };
+    let Buffers { obs, mask, rewards, terminated, truncated, player } = out;
+    if n <= chunk {
+        work((0, envs), ChunkBufs { obs, mask, rewards, terminated, truncated, player });
+        return;
+    }
+    envs.par_chunks_mut(chunk)
+        .enumerate()
+        .zip(obs.par_chunks_mut(chunk * ol))
+        .zip(mask.par_chunks_mut(chunk * al))
+        .zip(rewards.par_chunks_mut(chunk * 2))
+        .zip(terminated.par_chunks_mut(chunk))
+        .zip(truncated.par_chunks_mut(chunk))
+        .zip(player.par_chunks_mut(chunk))
+        .for_each(|((((((e, obs), mask), rewards), terminated), truncated), player)| {
+            work(e, ChunkBufs { obs, mask, rewards, terminated, truncated, player })
+        });
+}
+
+/// One environment's part of the output arrays.
+struct Row<'a> {
+    obs: &'a mut [f32],
+    mask: &'a mut [bool],
+    rewards: &'a mut [f32],
+    terminated: &'a mut bool,
+    truncated: &'a mut bool,
+    player: &'a mut i8,
+}
+
+struct ChunkBufs<'a> {
+    obs: &'a mut [f32],
+    mask: &'a mut [bool],
+    rewards: &'a mut [f32],
+    terminated: &'a mut [bool],
+    truncated: &'a mut [bool],
+    player: &'a mut [i8],
+}
+
+impl<G: GameMeta + Encoding> VecOps for VecImpl<G> {
+    fn len(&self) -> usize {
+        self.envs.len()
+    }
+
+    fn reset(&mut self, seed: Option<u64>, out: Buffers<'_>) {
+        if let Some(s) = seed {
+            self.seed = s;
+            self.rollouts = 0;
+        }
+        out.mask.fill(false);
+        let start = &self.start;
+        for_each_env(&mut self.envs, (self.obs_len, self.num_actions), out, |_, env, row| {
+            env.state.clone_from(start);
+            env.plies = 0;
+            env.history.clear();
+            env.actions.clear();
+            env.slot.fill(0);
+            env.refresh(row.mask);
+            env.write(row.obs, row.player);
+            row.rewards.fill(0.0);
+            *row.terminated = false;
+            *row.truncated = false;
+        });
+    }
+
+    fn check(&self, actions: &[i64]) -> Result<(), String> {
+        for (i, (&a, env)) in actions.iter().zip(&self.envs).enumerate() {
+            if a < 0 || a as u64 >= self.num_actions as u64 {
+                return Err(format!(
+                    "actions[{i}] = {a} is out of range: {} has actions 0..{}",
+                    G::ID,
+                    self.num_actions - 1
+                ));
+            }
+            if env.slot[a as usize] == 0 {
+                let what = match env.state.move_of(a as u32) {
+                    Some(m) => format!("{} ({})", env.state.format_move(m), env.state.explain_illegal(m)),
+                    None => "not a move in that position".to_string(),
+                };
+                return Err(format!(
+                    "actions[{i}] = {a} is not legal in environment {i}: {what}; no environment was stepped"
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    fn step(&mut self, actions: &[i64], out: Buffers<'_>) {
+        let start = &self.start;
+        let max_plies = self.max_plies;
+        for_each_env(&mut self.envs, (self.obs_len, self.num_actions), out, |i, env, row| {
+            let a = actions[i] as usize;
+            let mv = env.moves[env.slot[a] as usize - 1];
+            env.state.play(mv);
+            env.plies += 1;
+            env.history.push(a as u32);
+            row.rewards.fill(0.0);
+            *row.terminated = false;
+            *row.truncated = false;
+            let restart = match env.state.status() {
+                Status::Over(o) => {
+                    let r = o.returns();
+                    row.rewards[0] = r[0] as f32;
+                    row.rewards[1] = r[1] as f32;
+                    *row.terminated = true;
+                    true
+                }
+                Status::Ongoing if max_plies.is_some_and(|m| env.plies >= m) => {
+                    *row.truncated = true;
+                    true
+                }
+                Status::Ongoing => false,
+            };
+            if restart {
+                env.state.clone_from(start);
+                env.plies = 0;
+                env.history.clear();
+            }
+            env.refresh(row.mask);
+            env.write(row.obs, row.player);
+        });
+    }
+
+    fn random_rollouts(&mut self, returns: &mut [f32], lengths: &mut [i64]) {
+        let k = lengths.len();
+        let first = self.rollouts;
+        self.rollouts += k as u64;
+        let (seed, start, cap) = (self.seed, &self.start, self.max_plies.unwrap_or(u32::MAX));
+        let threads = rayon::current_num_threads().max(1);
+        let chunk = k.div_ceil(threads * 8).max(1);
+        let play = |(c, (returns, lengths)): (usize, (&mut [f32], &mut [i64]))| {
+            let mut state = start.clone();
+            let mut moves = Vec::new();
+            for (j, len) in lengths.iter_mut().enumerate() {
+                let game = first + (c * chunk + j) as u64;
+                let mut rng = SmallRng::seed_from_u64(mix(seed ^ 0x5eed_0f9a_e5e5, game));
+                state.clone_from(start);
+                *len = state.random_playout(&mut rng, &mut moves, cap) as i64;
+                let r = state.status().outcome().map(|o| o.returns()).unwrap_or([0.0, 0.0]);
+                returns[2 * j] = r[0] as f32;
+                returns[2 * j + 1] = r[1] as f32;
+            }
+        };
+        if k <= chunk {
+            play((0, (returns, lengths)));
+        } else {
+            returns.par_chunks_mut(2 * chunk).zip(lengths.par_chunks_mut(chunk)).enumerate().for_each(play);
+        }
+    }
+
+    fn state(&self, i: usize) -> Box<dyn StateOps> {
+        // Rebuild from the start and the history, so the copy has the
+        // history and caches a `State` keeps.
+        let mut s = Typed::new(self.start.clone(), None);
+        let env = &self.envs[i];
+        let mut moves = Vec::new();
+        let mut actions = Vec::new();
+        let mut replay = self.start.clone();
+        for &a in &env.history {
+            replay.legal_actions(&mut moves, &mut actions);
+            let k = actions.iter().position(|&x| x == a).expect("a played action was legal");
+            s.play_checked(a, moves[k]);
+            replay.play(moves[k]);
+        }
+        Box::new(s)
+    }
+}
+
+/// The arrays a `VecEnv` owns and writes.
+struct Arrays {
+    obs: Py<PyArrayDyn<f32>>,
+    mask: Py<PyArray2<bool>>,
+    rewards: Py<PyArray2<f32>>,
+    terminated: Py<PyArray1<bool>>,
+    truncated: Py<PyArray1<bool>>,
+    player: Py<PyArray1<i8>>,
+}
+
+impl Arrays {
+    fn new(py: Python<'_>, n: usize, shape: [usize; 3], actions: usize) -> PyResult<Self> {
+        let [c, h, w] = shape;
+        let obs = PyArrayDyn::<f32>::zeros(py, vec![n, c, h, w], false);
+        let mask = PyArray2::<bool>::zeros(py, [n, actions], false);
+        let rewards = PyArray2::<f32>::zeros(py, [n, 2], false);
+        let terminated = PyArray1::<bool>::zeros(py, n, false);
+        let truncated = PyArray1::<bool>::zeros(py, n, false);
+        let player = PyArray1::<i8>::zeros(py, n, false);
+        for arr in
+            [obs.as_any(), mask.as_any(), rewards.as_any(), terminated.as_any(), truncated.as_any(), player.as_any()]
+        {
+            read_only(arr)?;
+        }
+        Ok(Arrays {
+            obs: obs.unbind(),
+            mask: mask.unbind(),
+            rewards: rewards.unbind(),
+            terminated: terminated.unbind(),
+            truncated: truncated.unbind(),
+            player: player.unbind(),
+        })
+    }
+
+    /// Call `f` with the arrays as slices.
+    fn write<R>(&self, py: Python<'_>, f: impl FnOnce(Buffers<'_>) -> R) -> R {
+        let obs = self.obs.bind(py);
+        let mask = self.mask.bind(py);
+        let rewards = self.rewards.bind(py);
+        let terminated = self.terminated.bind(py);
+        let truncated = self.truncated.bind(py);
+        let player = self.player.bind(py);
+        // Safety: the arrays were made by `Arrays::new`, are C-contiguous,
+        // flagged read-only for Python and written only here, under the
+        // `&mut` borrow of the `VecEnv` that owns them, so no other Rust
+        // reference to their data exists meanwhile.
+        let bufs = unsafe {
+            Buffers {
+                obs: obs.as_slice_mut().expect("contiguous"),
+                mask: mask.as_slice_mut().expect("contiguous"),
+                rewards: rewards.as_slice_mut().expect("contiguous"),
+                terminated: terminated.as_slice_mut().expect("contiguous"),
+                truncated: truncated.as_slice_mut().expect("contiguous"),
+                player: player.as_slice_mut().expect("contiguous"),
+            }
+        };
+        f(bufs)
+    }
+}
+
+/// Flag an array the environment owns as read-only for Python.
+fn read_only(a: &Bound<'_, PyAny>) -> PyResult<()> {
+    let kwargs = PyDict::new(a.py());
+    kwargs.set_item("write", false)?;
+    a.call_method("setflags", (), Some(&kwargs))?;
+    Ok(())
+}
+
+/// `n` games of one type stepped together.
+///
+/// `VecEnv(game, n, seed=0, max_plies=None, **options)`: `game` is a
+/// `Game` or a game's id (then with its options as keywords). Every
+/// environment starts at the start position. See `docs/python.md`.
+#[pyclass(name = "VecEnv", module = "tabula")]
+pub struct PyVecEnv {
+    game: Arc<dyn GameOps>,
+    inner: Box<dyn VecOps>,
+    arrays: Arrays,
+    /// The actions of the step in progress, converted once (no allocation
+    /// after the first step).
+    actions: Vec<i64>,
+}
+
+impl PyVecEnv {
+    fn outputs<'py>(&self, py: Python<'py>, full: bool) -> PyResult<Bound<'py, PyTuple>> {
+        let a = &self.arrays;
+        let obs = a.obs.bind(py).clone().into_any();
+        let mask = a.mask.bind(py).clone().into_any();
+        if !full {
+            return PyTuple::new(py, [obs, mask]);
+        }
+        PyTuple::new(
+            py,
+            [
+                obs,
+                mask,
+                a.rewards.bind(py).clone().into_any(),
+                a.terminated.bind(py).clone().into_any(),
+                a.truncated.bind(py).clone().into_any(),
+            ],
+        )
+    }
+
+    fn reset_all(&mut self, py: Python<'_>, seed: Option<u64>) {
+        let inner = &mut self.inner;
+        self.arrays.write(py, |bufs| py.detach(|| inner.reset(seed, bufs)));
+    }
+
+    /// Read `actions` (a sequence or an integer array of shape `(n,)`) into
+    /// `self.actions`.
+    fn read_actions(&mut self, actions: &Bound<'_, PyAny>) -> PyResult<()> {
+        let n = self.inner.len();
+        self.actions.clear();
+        if let Ok(arr) = actions.cast::<PyUntypedArray>() {
+            if arr.ndim() != 1 || arr.shape()[0] != n {
+                return Err(PyValueError::new_err(format!(
+                    "actions must have shape ({n},), one per environment, not {:?}",
+                    arr.shape()
+                )));
+            }
+            let kind: String = arr.dtype().getattr("kind")?.extract()?;
+            if kind != "i" && kind != "u" {
+                return Err(PyTypeError::new_err(format!(
+                    "actions must be integers, not an array of {}",
+                    arr.dtype().str()?
+                )));
+            }
+            macro_rules! read {
+                ($($t:ty),*) => {{
+                    $(
+                        if let Ok(a) = arr.cast::<PyArray1<$t>>() {
+                            let ro = a.readonly();
+                            match ro.as_slice() {
+                                Ok(s) => self.actions.extend(s.iter().map(|&v| v as i64)),
+                                Err(_) => self.actions.extend(ro.as_array().iter().map(|&v| v as i64)),
+                            }
+                            return Ok(());
+                        }
+                    )*
+                }};
+            }
+            read!(i64, i32, i16, i8, u32, u16, u8);
+            if let Ok(a) = arr.cast::<PyArray1<u64>>() {
+                // Values past i64::MAX become negative and are refused as out of range.
+                self.actions.extend(a.readonly().as_array().iter().map(|&v| v.min(i64::MAX as u64) as i64));
+                return Ok(());
+            }
+            return Err(PyTypeError::new_err(format!("actions of dtype {} are not supported", arr.dtype().str()?)));
+        }
+        let list: Vec<i64> = actions.extract().map_err(|_| {
+            PyTypeError::new_err(format!("actions must be a sequence of {n} integers or an integer numpy array"))
+        })?;
+        if list.len() != n {
+            return Err(PyValueError::new_err(format!(
+                "actions has {} entries, and there are {n} environments",
+                list.len()
+            )));
+        }
+        self.actions.extend(list);
+        Ok(())
+    }
+}
+
+#[pymethods]
+impl PyVecEnv {
+    #[new]
+    #[pyo3(signature = (game, n, seed=0, max_plies=None, **options))]
+    fn new(
+        py: Python<'_>,
+        game: &Bound<'_, PyAny>,
+        n: i64,
+        seed: u64,
+        max_plies: Option<u32>,
+        options: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Self> {
+        let game = crate::game::load_game(game, options)?.inner;
+        if !(1..=1 << 20).contains(&n) {
+            return Err(PyValueError::new_err(format!("n must be between 1 and {}, not {n}", 1 << 20)));
+        }
+        if max_plies == Some(0) {
+            return Err(PyValueError::new_err("max_plies must be at least 1"));
+        }
+        let n = n as usize;
+        let arrays = Arrays::new(py, n, game.observation_shape(), game.num_distinct_actions())?;
+        let inner = game.new_vec_env(n, seed, max_plies);
+        let mut env = PyVecEnv { game, inner, arrays, actions: Vec::with_capacity(n) };
+        env.reset_all(py, None);
+        Ok(env)
+    }
+
+    /// Restart every game; returns `(obs, legal_mask)`. A `seed` reseeds
+    /// `random_rollouts`.
+    #[pyo3(signature = (seed=None))]
+    fn reset<'py>(&mut self, py: Python<'py>, seed: Option<u64>) -> PyResult<Bound<'py, PyTuple>> {
+        self.reset_all(py, seed);
+        self.outputs(py, false)
+    }
+
+    /// Apply one action per environment (an integer array or sequence of
+    /// shape `(n,)`); returns `(obs, legal_mask, rewards, terminated,
+    /// truncated)`. Finished games restart at once: their row of `obs` and
+    /// `legal_mask` shows the new game, `rewards[i]` the finished game's
+    /// returns. The arrays are the environment's own, overwritten by the
+    /// next call: copy them to keep them. An illegal action raises
+    /// `IllegalActionError` before any environment moves.
+    fn step<'py>(&mut self, py: Python<'py>, actions: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyTuple>> {
+        self.read_actions(actions)?;
+        self.inner.check(&self.actions).map_err(IllegalActionError::new_err)?;
+        let (inner, acts) = (&mut self.inner, &self.actions);
+        self.arrays.write(py, |bufs| py.detach(|| inner.step(acts, bufs)));
+        self.outputs(py, true)
+    }
+
+    /// Play `k` random games from the start, across threads with the GIL
+    /// released; returns `(returns, lengths)`: float32 `(k, 2)` and int64
+    /// `(k,)`. Game `j` of the environment's life is seeded from the seed
+    /// and `j`, so the results do not depend on the number of threads.
+    fn random_rollouts<'py>(&mut self, py: Python<'py>, k: i64) -> PyResult<Bound<'py, PyTuple>> {
+        if !(0..=1 << 32).contains(&k) {
+            return Err(PyValueError::new_err(format!("k must be between 0 and 2**32, not {k}")));
+        }
+        let k = k as usize;
+        let returns = PyArray2::<f32>::zeros(py, [k, 2], false);
+        let lengths = PyArray1::<i64>::zeros(py, k, false);
+        {
+            // Safety: both arrays were just made here and nothing else sees them.
+            let r = unsafe { returns.as_slice_mut() }.expect("contiguous");
+            let l = unsafe { lengths.as_slice_mut() }.expect("contiguous");
+            let inner = &mut self.inner;
+            py.detach(|| inner.random_rollouts(r, l));
+        }
+        PyTuple::new(py, [returns.into_any(), lengths.into_any()])
+    }
+
+    /// A copy of environment `i`'s game as a `State`.
+    fn state(&self, i: i64) -> PyResult<PyState> {
+        let n = self.inner.len() as i64;
+        if !(0..n).contains(&i) {
+            return Err(PyValueError::new_err(format!("environment {i} does not exist (0..{})", n - 1)));
+        }
+        Ok(PyState::new(self.game.clone(), self.inner.state(i as usize)))
+    }
+
+    /// The number of environments.
+    fn __len__(&self) -> usize {
+        self.inner.len()
+    }
+
+    /// The number of environments.
+    #[getter]
+    fn num_envs(&self) -> usize {
+        self.inner.len()
+    }
+
+    /// The game.
+    #[getter]
+    fn game(&self) -> PyGame {
+        PyGame::from_ops(self.game.clone())
+    }
+
+    /// The player to move in each environment (int8, `(n,)`); the
+    /// observations are from this player's point of view.
+    #[getter]
+    fn current_player<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i8>> {
+        self.arrays.player.bind(py).clone()
+    }
+
+    /// The current observations (float32, `(n, planes, rows, columns)`).
+    #[getter]
+    fn observations<'py>(&self, py: Python<'py>) -> Bound<'py, PyArrayDyn<f32>> {
+        self.arrays.obs.bind(py).clone()
+    }
+
+    /// The current legal-action masks (bool, `(n, num_distinct_actions)`).
+    #[getter]
+    fn legal_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<bool>> {
+        self.arrays.mask.bind(py).clone()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("<tabula.VecEnv {} x {}>", self.inner.len(), self.game.spec_string())
+    }
+}
