@@ -8,8 +8,8 @@
 //! `y - 1`, column `x - 1`), from the point of view of `player`: see
 //! [`PLANES`].
 
-use crate::engine::{Dots, Point};
 use crate::options::DotsOptions;
+use crate::rules::{Dots, Point};
 use tabula_core::encoding::Encoding;
 use tabula_core::{Game, Player};
 
@@ -71,7 +71,7 @@ impl Encoding for Dots {
         for y in 1..=h {
             for x in 1..=w {
                 let i = (y - 1) * w + (x - 1);
-                let p = Point(self.cell(x, y) as u16);
+                let p = self.point(x, y).expect("on the board");
                 if let Some((who, false)) = self.dot_at(p) {
                     out[if who == player { i } else { n + i }] = 1.0;
                 }
