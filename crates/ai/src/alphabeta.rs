@@ -1,37 +1,135 @@
-//! Generic negamax alpha-beta with iterative deepening and a transposition
-//! table, for games that give an evaluation.
+//! Generic alpha-beta: principal-variation search with iterative
+//! deepening, a transposition table, killer and history move ordering, and
+//! an optional quiescence search. What a game knows (its evaluation, how to
+//! order its moves, which moves are noisy, its own table key) comes through
+//! the [`Evaluator`] hooks, so every game uses this one search.
 
 use std::time::{Duration, Instant};
 use tabula_core::{Agent, Game, Status, ThinkContext};
 
-/// Scores at or beyond this are wins (`WIN - plies`) or losses.
+/// Scores at or beyond `WIN - MAX_PLY` are forced results (`WIN - plies`).
 pub const WIN: i32 = 1_000_000;
 const INF: i32 = WIN + 1;
+/// The deepest ply the search reaches (nominal depth plus quiescence).
+pub const MAX_PLY: usize = 128;
+/// Noisy moves searched past the nominal depth, at most.
+const MAX_QDEPTH: u32 = 12;
+/// Scores this close to [`WIN`] are forced results.
+const FORCED: i32 = WIN - MAX_PLY as i32 * 4;
 
-/// A game's static evaluation, from the point of view of the side to move.
-pub trait Evaluator<G: Game>: Send {
-    /// Positive is good for the side to move. Keep well inside ±`WIN/2`.
-    fn evaluate(&mut self, state: &G) -> i32;
-    /// Put the most promising moves first (the TT move is put first anyway).
-    fn order(&mut self, _state: &G, _moves: &mut [G::Move]) {}
+/// What the search knows of the position when it orders moves.
+#[derive(Debug, Clone, Copy)]
+pub struct OrderHints<'a, M> {
+    /// The best move the transposition table remembers here.
+    pub tt_move: Option<M>,
+    /// Quiet moves that cut off at this ply elsewhere, the latest first.
+    pub killers: [Option<M>; 2],
+    /// Cut-off counts of the side to move, by [`Evaluator::history_slot`].
+    pub history: &'a [i32],
 }
 
+impl<M: Copy + PartialEq> OrderHints<'_, M> {
+    /// The standard ordering key (lower first): the table move, then the
+    /// killers, then quiet moves by how often they cut off (`slot`).
+    pub fn key(&self, mv: M, slot: Option<usize>) -> i32 {
+        if Some(mv) == self.tt_move {
+            i32::MIN
+        } else if Some(mv) == self.killers[0] {
+            -900_000_000
+        } else if Some(mv) == self.killers[1] {
+            -899_999_999
+        } else {
+            -slot.and_then(|s| self.history.get(s)).copied().unwrap_or(0).min(800_000_000)
+        }
+    }
+}
+
+/// A game's knowledge for alpha-beta. Only [`Evaluator::evaluate`] is
+/// required; the other hooks make the search stronger where the game can
+/// say more.
+pub trait Evaluator<G: Game>: Send {
+    /// Whether the game has a quiescence search ([`Evaluator::stand_pat`]
+    /// and [`Evaluator::noisy_moves`]).
+    const QUIESCENCE: bool = false;
+    /// How many history slots [`Evaluator::history_slot`] uses (per side).
+    const HISTORY_SLOTS: usize = 0;
+
+    /// The static evaluation from the side to move's point of view:
+    /// positive is good for it. Keep well inside ±`WIN/2`.
+    fn evaluate(&mut self, state: &G) -> i32;
+
+    /// The transposition table's key; the position's hash by default.
+    /// Games whose positions are worth more or less by something beyond the
+    /// position (Cordots near its ply cap) mix that in.
+    fn key(&self, state: &G) -> u64 {
+        state.hash()
+    }
+
+    /// Put the most promising moves first. The default orders by
+    /// [`OrderHints::key`].
+    fn order(&mut self, _state: &G, moves: &mut [G::Move], hints: &OrderHints<G::Move>) {
+        moves.sort_by_cached_key(|&m| hints.key(m, self.history_slot(m)));
+    }
+
+    /// Whether a move is quiet (no capture): quiet moves that cut off
+    /// become killers and earn history.
+    fn is_quiet(&self, _state: &G, _mv: G::Move) -> bool {
+        true
+    }
+
+    /// The history slot of a move, below [`Evaluator::HISTORY_SLOTS`].
+    fn history_slot(&self, _mv: G::Move) -> Option<usize> {
+        None
+    }
+
+    /// A position the search scores as a draw although the rules play on
+    /// (e.g. one seen before, which can be repeated again).
+    fn is_search_draw(&self, _state: &G) -> bool {
+        false
+    }
+
+    /// The score of standing pat in the quiescence search: the evaluation
+    /// without the side to move's noisy chances, which are searched instead.
+    fn stand_pat(&mut self, state: &G) -> i32 {
+        self.evaluate(state)
+    }
+
+    /// Keep only the noisy moves of `moves` (the legal moves) that the
+    /// quiescence search plays, best first.
+    fn noisy_moves(&mut self, _state: &G, moves: &mut Vec<G::Move>) {
+        moves.clear();
+    }
+}
+
+/// How an [`AlphaBeta`] search is budgeted.
 #[derive(Debug, Clone)]
 pub struct AlphaBetaConfig {
+    /// The deepest nominal depth.
     pub max_depth: u32,
+    /// Thinking time per move (capped by the clock).
     pub time: Option<Duration>,
+    /// Stop after this many nodes.
     pub max_nodes: Option<u64>,
     /// The table has `1 << tt_bits` entries.
     pub tt_bits: u32,
+    /// Search noisy moves past the nominal depth, for games that have a
+    /// quiescence search ([`Evaluator::QUIESCENCE`]).
+    pub quiescence: bool,
 }
 
 impl Default for AlphaBetaConfig {
     fn default() -> Self {
-        AlphaBetaConfig { max_depth: 64, time: Some(Duration::from_secs(1)), max_nodes: None, tt_bits: 18 }
+        AlphaBetaConfig {
+            max_depth: 64,
+            time: Some(Duration::from_secs(1)),
+            max_nodes: None,
+            tt_bits: 18,
+            quiescence: true,
+        }
     }
 }
 
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 enum Bound {
     Exact,
     Lower,
@@ -41,40 +139,87 @@ enum Bound {
 #[derive(Clone, Copy)]
 struct TtEntry<M> {
     key: u64,
+    best: Option<M>,
+    score: i32,
     depth: u8,
     bound: Bound,
-    score: i32,
-    best: Option<M>,
+}
+
+impl<M> Default for TtEntry<M> {
+    fn default() -> Self {
+        TtEntry { key: 0, best: None, score: 0, depth: 0, bound: Bound::Exact }
+    }
 }
 
 /// What the last search found.
 #[derive(Debug, Clone, Default)]
 pub struct AbStats {
+    /// The deepest depth finished.
     pub depth: u32,
+    /// Its score for the side to move.
     pub score: i32,
+    /// Nodes visited.
     pub nodes: u64,
+    /// Time taken.
     pub elapsed: Duration,
 }
 
+/// A forced result `ply` plies from the root, made relative to the node
+/// for the table (and back), so it stays right wherever it is found.
+fn to_tt(score: i32, ply: usize) -> i32 {
+    if score >= FORCED {
+        score + ply as i32
+    } else if score <= -FORCED {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+fn from_tt(score: i32, ply: usize) -> i32 {
+    if score >= FORCED {
+        score - ply as i32
+    } else if score <= -FORCED {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+/// Negamax alpha-beta with iterative deepening, principal-variation search,
+/// a transposition table, killers and history, and an optional quiescence
+/// search, over any game with an [`Evaluator`].
 pub struct AlphaBeta<G: Game, E: Evaluator<G>> {
+    /// The budget.
     pub config: AlphaBetaConfig,
-    eval: E,
-    tt: Vec<Option<TtEntry<G::Move>>>,
+    /// The game's knowledge.
+    pub eval: E,
+    tt: Vec<TtEntry<G::Move>>,
+    killers: Vec<[Option<G::Move>; 2]>,
+    /// `[side * HISTORY_SLOTS + slot]` cut-off counts.
+    history: Vec<i32>,
     buffers: Vec<Vec<G::Move>>,
+    /// Spare states, so a child costs a `clone_from`, not an allocation.
+    children: Vec<G>,
     nodes: u64,
     deadline: Option<Instant>,
     aborted: bool,
+    /// What the last search found.
     pub stats: AbStats,
 }
 
 impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
+    /// A search with this budget and evaluation.
     pub fn new(config: AlphaBetaConfig, eval: E) -> Self {
-        let tt = vec![None; 1usize << config.tt_bits];
+        let tt = vec![TtEntry::default(); 1usize << config.tt_bits];
         AlphaBeta {
             config,
             eval,
             tt,
+            killers: vec![[None; 2]; MAX_PLY],
+            history: vec![0; 2 * E::HISTORY_SLOTS],
             buffers: Vec::new(),
+            children: Vec::new(),
             nodes: 0,
             deadline: None,
             aborted: false,
@@ -87,10 +232,7 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
     }
 
     fn out_of_budget(&mut self, ctx: &ThinkContext) -> bool {
-        if self.aborted {
-            return true;
-        }
-        if self.nodes & 1023 == 0 {
+        if !self.aborted && self.nodes & 1023 == 0 {
             let late = self.deadline.is_some_and(|d| Instant::now() >= d);
             let too_many = self.config.max_nodes.is_some_and(|n| self.nodes >= n);
             if late || too_many || ctx.stopped() {
@@ -100,73 +242,158 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
         self.aborted
     }
 
-    fn negamax(&mut self, state: &G, depth: u32, ply: u32, mut alpha: i32, beta: i32, ctx: &ThinkContext) -> i32 {
-        self.nodes += 1;
-        if let Status::Over(o) = state.status() {
-            return match o.winner {
+    fn terminal(state: &G, ply: usize) -> Option<i32> {
+        match state.status() {
+            Status::Ongoing => None,
+            Status::Over(o) => Some(match o.winner {
                 None => 0,
                 Some(w) if w == state.to_move() => WIN - ply as i32,
                 Some(_) => -(WIN - ply as i32),
-            };
+            }),
         }
-        if depth == 0 {
-            return self.eval.evaluate(state);
+    }
+
+    fn take_buffer(&mut self, ply: usize) -> Vec<G::Move> {
+        if self.buffers.len() <= ply {
+            self.buffers.resize_with(ply + 1, Vec::new);
+        }
+        std::mem::take(&mut self.buffers[ply])
+    }
+
+    fn child(&mut self, state: &G, mv: G::Move) -> G {
+        let mut c = match self.children.pop() {
+            Some(mut c) => {
+                c.clone_from(state);
+                c
+            }
+            None => state.clone(),
+        };
+        c.play(mv);
+        c
+    }
+
+    fn quiesce(&mut self, state: &G, ply: usize, qdepth: u32, mut alpha: i32, beta: i32, ctx: &ThinkContext) -> i32 {
+        self.nodes += 1;
+        if let Some(t) = Self::terminal(state, ply) {
+            return t;
         }
         if self.out_of_budget(ctx) {
             return 0;
         }
-        let key = state.hash();
-        let idx = self.tt_index(key);
-        let mut tt_move = None;
-        if let Some(e) = self.tt[idx] {
-            if e.key == key {
-                tt_move = e.best;
-                if e.depth as u32 >= depth && ply > 0 {
-                    match e.bound {
-                        Bound::Exact => return e.score,
-                        Bound::Lower if e.score >= beta => return e.score,
-                        Bound::Upper if e.score <= alpha => return e.score,
-                        _ => {}
+        let stand = self.eval.stand_pat(state);
+        if stand >= beta || qdepth >= MAX_QDEPTH || ply + 1 >= MAX_PLY {
+            return stand;
+        }
+        alpha = alpha.max(stand);
+        let mut best = stand;
+        let mut moves = self.take_buffer(ply);
+        state.legal_moves(&mut moves);
+        self.eval.noisy_moves(state, &mut moves);
+        for &m in &moves {
+            let child = self.child(state, m);
+            let score = -self.quiesce(&child, ply + 1, qdepth + 1, -beta, -alpha, ctx);
+            self.children.push(child);
+            if self.aborted {
+                break;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if alpha >= beta {
+                        break;
                     }
                 }
             }
         }
-        let mut moves = self.buffers.get_mut(ply as usize).map(std::mem::take).unwrap_or_default();
-        state.legal_moves(&mut moves);
-        self.eval.order(state, &mut moves);
-        if let Some(t) = tt_move {
-            if let Some(pos) = moves.iter().position(|&m| m == t) {
-                moves[..=pos].rotate_right(1);
+        self.buffers[ply] = moves;
+        best
+    }
+
+    fn negamax(&mut self, state: &G, depth: u32, ply: usize, mut alpha: i32, beta: i32, ctx: &ThinkContext) -> i32 {
+        if let Some(t) = Self::terminal(state, ply) {
+            self.nodes += 1;
+            return t;
+        }
+        if depth == 0 || ply + 1 >= MAX_PLY {
+            return if E::QUIESCENCE && self.config.quiescence {
+                self.quiesce(state, ply, 0, alpha, beta, ctx)
+            } else {
+                self.nodes += 1;
+                self.eval.evaluate(state)
+            };
+        }
+        self.nodes += 1;
+        if self.out_of_budget(ctx) {
+            return 0;
+        }
+        if ply > 0 && self.eval.is_search_draw(state) {
+            return 0;
+        }
+        let key = self.eval.key(state);
+        let idx = self.tt_index(key);
+        let e = self.tt[idx];
+        let mut tt_move = None;
+        if e.key == key {
+            tt_move = e.best;
+            if e.depth as u32 >= depth && ply > 0 {
+                let s = from_tt(e.score, ply);
+                match e.bound {
+                    Bound::Exact => return s,
+                    Bound::Lower if s >= beta => return s,
+                    Bound::Upper if s <= alpha => return s,
+                    _ => {}
+                }
             }
         }
+        let mut moves = self.take_buffer(ply);
+        state.legal_moves(&mut moves);
+        let side = state.to_move().index();
+        let history = &self.history[side * E::HISTORY_SLOTS..(side + 1) * E::HISTORY_SLOTS];
+        let hints = OrderHints { tt_move, killers: self.killers[ply], history };
+        self.eval.order(state, &mut moves, &hints);
         let alpha0 = alpha;
         let mut best = -INF;
         let mut best_move = None;
-        let mut child = state.clone();
         for (i, &m) in moves.iter().enumerate() {
-            if i > 0 {
-                child.clone_from(state);
-            }
-            child.play(m);
-            let score = -self.negamax(&child, depth - 1, ply + 1, -beta, -alpha, ctx);
+            let child = self.child(state, m);
+            let score = if i == 0 {
+                -self.negamax(&child, depth - 1, ply + 1, -beta, -alpha, ctx)
+            } else {
+                // A null window first: most moves only need proving worse.
+                let s = -self.negamax(&child, depth - 1, ply + 1, -alpha - 1, -alpha, ctx);
+                if s > alpha && s < beta && !self.aborted {
+                    -self.negamax(&child, depth - 1, ply + 1, -beta, -alpha, ctx)
+                } else {
+                    s
+                }
+            };
+            self.children.push(child);
             if self.aborted {
                 break;
             }
             if score > best {
                 best = score;
                 best_move = Some(m);
-            }
-            if score > alpha {
-                alpha = score;
-            }
-            if alpha >= beta {
-                break;
+                if score > alpha {
+                    alpha = score;
+                }
+                if alpha >= beta {
+                    if self.eval.is_quiet(state, m) {
+                        let killers = &mut self.killers[ply];
+                        if killers[0] != Some(m) {
+                            killers[1] = killers[0];
+                            killers[0] = Some(m);
+                        }
+                        if let Some(slot) = self.eval.history_slot(m) {
+                            self.history[side * E::HISTORY_SLOTS + slot] += (depth * depth) as i32;
+                        }
+                    }
+                    break;
+                }
             }
         }
-        if self.buffers.len() <= ply as usize {
-            self.buffers.resize_with(ply as usize + 1, Vec::new);
-        }
-        self.buffers[ply as usize] = moves;
+        self.buffers[ply] = moves;
         if !self.aborted {
             let bound = if best <= alpha0 {
                 Bound::Upper
@@ -175,39 +402,47 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
             } else {
                 Bound::Exact
             };
-            self.tt[idx] = Some(TtEntry { key, depth: depth.min(255) as u8, bound, score: best, best: best_move });
+            self.tt[idx] =
+                TtEntry { key, best: best_move, score: to_tt(best, ply), depth: depth.min(255) as u8, bound };
         }
         best
     }
 
-    /// Search with iterative deepening; returns the best move of the last
-    /// completed depth.
+    /// Search with iterative deepening; returns the best move of the
+    /// deepest depth searched to the end (a depth cut short by the budget
+    /// is thrown away). `state` is ongoing.
     pub fn search(&mut self, state: &G, ctx: &ThinkContext) -> G::Move {
         let started = Instant::now();
         self.nodes = 0;
         self.aborted = false;
+        self.killers.fill([None; 2]);
+        for h in self.history.iter_mut() {
+            *h /= 8;
+        }
         self.deadline = ctx.deadline_for(self.config.time, started);
         let mut moves = Vec::new();
         state.legal_moves(&mut moves);
         let mut best = moves[0];
         self.stats = AbStats::default();
+        if moves.len() == 1 {
+            return best;
+        }
         for depth in 1..=self.config.max_depth {
             let score = self.negamax(state, depth, 0, -INF, INF, ctx);
             if self.aborted {
                 break;
             }
-            let key = state.hash();
-            if let Some(e) = self.tt[self.tt_index(key)] {
-                if e.key == key {
-                    if let Some(m) = e.best {
-                        best = m;
-                    }
+            let key = self.eval.key(state);
+            let e = self.tt[self.tt_index(key)];
+            if e.key == key {
+                if let Some(m) = e.best {
+                    best = m;
                 }
             }
             self.stats.depth = depth;
             self.stats.score = score;
-            if score.abs() >= WIN - 1000 {
-                break; // a forced result was found
+            if score.abs() >= FORCED {
+                break; // a forced result
             }
         }
         self.stats.nodes = self.nodes;
@@ -221,9 +456,10 @@ impl<G: Game, E: Evaluator<G>> Agent<G> for AlphaBeta<G, E> {
         self.search(state, ctx)
     }
     fn describe(&self) -> String {
+        let q = if E::QUIESCENCE && self.config.quiescence { " with quiescence" } else { "" };
         match self.config.time {
-            Some(t) => format!("alpha-beta, up to depth {} or {:.1} s", self.config.max_depth, t.as_secs_f64()),
-            None => format!("alpha-beta, depth {}", self.config.max_depth),
+            Some(t) => format!("{} alpha-beta{q}, {:.1} s", G::NAME, t.as_secs_f64()),
+            None => format!("{} alpha-beta{q}, depth {}", G::NAME, self.config.max_depth),
         }
     }
 }

@@ -5,7 +5,8 @@ use crate::util::{self, input_error};
 use anyhow::Result;
 use serde_json::json;
 use std::process::ExitCode;
-use tabula_coldwar::{cache, reachable_census, solve_report, ColdWar};
+use tabula_coldwar::solve::cache;
+use tabula_coldwar::{reachable_census, solve_report, ColdWar};
 use tabula_core::Game;
 
 #[derive(clap::Args)]

@@ -9,7 +9,8 @@ use std::io::Write;
 use std::process::ExitCode;
 use std::time::Duration;
 use tabula_core::{Game, NoOptions};
-use tabula_cumisitha::{arena, perft, uci, Cumisitha};
+use tabula_cumisitha::tools::{arena, perft, uci};
+use tabula_cumisitha::Cumisitha;
 
 #[derive(clap::Args)]
 #[command(after_help = "Counts the leaf nodes of the legal move tree (chess moves, as the published perft \n\

@@ -3,20 +3,57 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(clap::Args)]
-#[command(after_help = "Open http://ADDR/ in a browser to play. The API is described at /api/openapi.json.\n\n\
+#[command(after_help = "Open http://ADDR/ in a browser to play. The API is described at /api/openapi.json; \
+    limits and deployment in docs/api.md and docs/deploy.md.\n\n\
     EXAMPLE:\n  tabula serve --addr 127.0.0.1:8080 --db ~/tabula.sqlite3\n\n\
     Logs go to stderr; set TABULA_LOG (e.g. TABULA_LOG=debug) to change how much.")]
 pub struct Args {
     /// Address to listen on (port 0 picks a free port)
     #[arg(long, default_value = "127.0.0.1:8080")]
     addr: String,
-    /// The SQLite database; created on first run
+    /// The SQLite database; created on first run, locked while the server runs
     #[arg(long, value_name = "PATH")]
     db: Option<PathBuf>,
+    /// AIs thinking at once (others wait their turn); 0 = one per CPU core
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    max_thinking: usize,
+    /// Open connections at once; 0 = as many as the descriptor limit allows
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    max_connections: usize,
+    /// Open connections at once from one client address
+    #[arg(long, value_name = "N", default_value_t = 256)]
+    max_connections_per_client: usize,
+    /// Abort a game whose open seat nobody joined after this many hours
+    #[arg(long, value_name = "HOURS", default_value_t = 24.0)]
+    expire_waiting_hours: f64,
+    /// Abort an untimed game with no move for this many days
+    #[arg(long, value_name = "DAYS", default_value_t = 14.0)]
+    expire_idle_days: f64,
+    /// Seconds each side of a timed game has for its first move (no clock runs before it)
+    #[arg(long, value_name = "SECONDS", default_value_t = 30.0)]
+    first_move_seconds: f64,
+    /// Behind a reverse proxy: count limits by the last X-Forwarded-For address
+    #[arg(long)]
+    trust_forwarded_for: bool,
+}
+
+fn positive_ms(what: &str, value: f64, unit_ms: f64) -> Result<u64> {
+    if !(value.is_finite() && value > 0.0) {
+        anyhow::bail!("{what} must be a number above zero, not {value}");
+    }
+    Ok((value * unit_ms).round() as u64)
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
     let db = args.db.unwrap_or_else(tabula_server::default_db_path);
-    tabula_server::serve_blocking(&args.addr, &db)?;
+    let mut config = tabula_server::Config::new(db);
+    config.ai.max_thinking = args.max_thinking;
+    config.net.max_connections = args.max_connections;
+    config.net.max_connections_per_client = args.max_connections_per_client.max(1);
+    config.net.trust_forwarded_for = args.trust_forwarded_for;
+    config.rooms.expire_waiting_ms = positive_ms("--expire-waiting-hours", args.expire_waiting_hours, 3_600_000.0)?;
+    config.rooms.expire_idle_ms = positive_ms("--expire-idle-days", args.expire_idle_days, 86_400_000.0)?;
+    config.rooms.first_move_ms = positive_ms("--first-move-seconds", args.first_move_seconds, 1_000.0)?;
+    tabula_server::serve_blocking(&args.addr, config)?;
     Ok(ExitCode::SUCCESS)
 }

@@ -14,7 +14,7 @@
 //! **Observation**: 8 planes of 3×3 (row 0 is rank 1, column 0 file a),
 //! from the point of view of `player`: see [`PLANES`].
 
-use crate::board::{cells_of_index, code, ColdWar, Move, Square, BOARDS, POW7};
+use crate::rules::{cells_of_index, code, ColdWar, Move, Square, BOARDS, POW7};
 use crate::solve::{Eval, Table};
 use tabula_core::encoding::Encoding;
 use tabula_core::{Game, NoOptions, Player};
@@ -88,7 +88,7 @@ impl Encoding for ColdWar {
     }
 
     fn max_game_length(_options: &NoOptions) -> Option<u32> {
-        Some(crate::board::PLY_CAP)
+        Some(crate::rules::PLY_CAP)
     }
 
     fn action_of(&self, mv: Move) -> Option<u32> {

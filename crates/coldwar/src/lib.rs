@@ -1,21 +1,29 @@
 //! Cold War: a 3×3 board where each square holds a base of up to three
 //! pieces. The rules are in `docs/rules/coldwar.md`.
 //!
-//! Besides the rules ([`ColdWar`]) the crate holds the game's strong
-//! solution ([`Table`], built by retrograde analysis and cached on disk by
-//! [`cache`]) and the `perfect` AI that plays from it.
+//! The crate is laid out like every Tabula game:
+//!
+//! - [`rules`]: [`ColdWar`] and its `impl Game`;
+//! - [`notation`]: squares, moves (`b2`, `b2-b3`, `b2xb3`, `b2>b3`) and
+//!   positions (`X3.O1/.X1./... O`);
+//! - [`meta`]: `impl GameMeta`, the JSON view and the terminal board;
+//! - [`options`]: none (Cold War has no options);
+//! - [`ai`]: the MCTS levels and the `perfect` player;
+//!
+//! and, beyond the common layout, [`solve`]: the game's strong solution
+//! ([`Table`], built by retrograde analysis and cached on disk by
+//! [`solve::cache`]).
 
-mod board;
-pub mod cache;
+pub mod ai;
 pub mod encoding;
-mod meta;
-mod perfect;
-mod policy;
-mod report;
-mod solve;
+pub mod meta;
+pub mod notation;
+pub mod options;
+pub mod rules;
+pub mod solve;
 
-pub use board::{square_name, ColdWar, Move, Square, BOARDS, PLY_CAP};
-pub use perfect::PerfectAgent;
-pub use policy::{heuristic_value, ColdWarPolicy};
-pub use report::{reachable_census, solve_report, ReachableCensus};
+pub use ai::{heuristic_value, ColdWarPolicy, PerfectAgent};
+pub use notation::square_name;
+pub use rules::{ColdWar, Move, Square, BOARDS, PLY_CAP};
+pub use solve::report::{reachable_census, solve_report, ReachableCensus};
 pub use solve::{BadTable, Eval, Table, TableCensus, Value};

@@ -1,8 +1,7 @@
 //! What the front ends need: levels, the JSON view and the terminal board.
 
-use crate::board::{square_name, ColdWar};
-use crate::perfect::PerfectAgent;
-use crate::policy::ColdWarPolicy;
+use crate::notation::square_name;
+use crate::rules::ColdWar;
 use serde_json::json;
 use tabula_core::{Agent, Game, GameMeta, LevelSpec, Player};
 
@@ -11,26 +10,15 @@ impl GameMeta for ColdWar {
         "3x3 board; create, bolster, transfer and attack bases of up to three pieces until one side holds every square";
 
     fn levels() -> Vec<LevelSpec> {
-        let mut levels = tabula_ai::levels::generic_levels();
-        for level in &mut levels[1..] {
-            level.description.push_str(", short random playouts scored by squares and pieces held");
-        }
-        levels.push(LevelSpec::new(
-            "perfect",
-            "plays from the full solution: the fastest win, the longest loss, else a draw (solves once, then cached)",
-        ));
-        levels
+        crate::ai::levels()
     }
 
     fn default_level() -> &'static str {
-        "medium"
+        crate::ai::DEFAULT_LEVEL
     }
 
     fn new_agent(level: &str, seed: u64) -> Option<Box<dyn Agent<Self>>> {
-        if level == "perfect" {
-            return Some(Box::new(PerfectAgent::new(seed)));
-        }
-        tabula_ai::levels::generic_agent_with(level, seed, ColdWarPolicy::default)
+        crate::ai::new_agent(level, seed)
     }
 
     fn view(&self) -> serde_json::Value {

@@ -1,7 +1,6 @@
 //! A small match loop for tuning without the CLI:
 //! `cargo run --release -p tabula-cordots --example arena -- A B GAMES [SEED] [JOBS]`
-//! where A and B are levels, `uct:MS`, `ab:MS` (the Cordots alpha-beta),
-//! `gab:MS` (the generic alpha-beta with the Cordots evaluation) or
+//! where A and B are levels, `uct:MS`, `ab:MS` (the Cordots alpha-beta) or
 //! `noq:MS` (the Cordots alpha-beta without quiescence). Colours alternate;
 //! each game's end and A's results print.
 
@@ -13,15 +12,12 @@ use tabula_core::{Agent, Game, GameMeta, Player, ThinkContext};
 fn make(spec: &str, seed: u64) -> Box<dyn Agent<Cordots>> {
     let ms = |p: &str| spec.strip_prefix(p).and_then(|v| v.parse::<u64>().ok());
     if let Some(t) = ms("ab:") {
-        return Box::new(ai::searcher(t));
+        return Box::new(ai::alphabeta(t));
     }
     if let Some(t) = ms("noq:") {
-        let mut s = ai::searcher(t);
+        let mut s = ai::alphabeta(t);
         s.config.quiescence = false;
         return Box::new(s);
-    }
-    if let Some(t) = ms("gab:") {
-        return Box::new(ai::alphabeta(t));
     }
     Cordots::new_agent(spec, seed).unwrap_or_else(|| panic!("unknown AI '{spec}'"))
 }

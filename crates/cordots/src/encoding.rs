@@ -13,7 +13,7 @@
 //! **Observation**: 9 planes of 8×8 (row 0 is rank 1, column 0 file a),
 //! from the point of view of `player`: see [`PLANES`].
 
-use crate::game::{Cordots, Move, CAPTURER, NO_SQUARE, VICTIM};
+use crate::rules::{Cordots, Move, CAPTURER, NO_SQUARE, VICTIM};
 use tabula_core::encoding::Encoding;
 use tabula_core::{Game, Player};
 

@@ -2,7 +2,7 @@
 //! terminal board.
 
 use crate::bitboard::*;
-use crate::game::{Cordots, CAPTURER};
+use crate::rules::{Cordots, CAPTURER};
 use serde_json::{json, Value};
 use tabula_core::clock::TimeControl;
 use tabula_core::{Agent, Game, GameMeta, LevelSpec, Player};

@@ -5,15 +5,15 @@ use criterion::{criterion_group, criterion_main, Criterion};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use tabula_core::{Game, NoOptions};
-use tabula_cumisitha::engine::{Engine, Limits};
-use tabula_cumisitha::perft::{perft, STANDARD_POSITIONS};
+use tabula_cumisitha::ai::{Engine, Limits};
+use tabula_cumisitha::tools::perft::{perft, STANDARD_POSITIONS};
 use tabula_cumisitha::Cumisitha;
 
 fn deep_perft(c: &mut Criterion) {
     let mut g = c.benchmark_group("perft");
     g.sample_size(10);
     for (name, fen, counts) in STANDARD_POSITIONS {
-        let board = tabula_cumisitha::fen::parse(fen).unwrap();
+        let board = tabula_cumisitha::notation::fen::parse(fen).unwrap();
         // The deepest published depth under ~20 million nodes.
         let depth = counts.iter().take_while(|&&n| n <= 20_000_000).count();
         let expected = counts[depth - 1];
@@ -40,7 +40,7 @@ fn playouts(c: &mut Criterion) {
 fn search(c: &mut Criterion) {
     let mut g = c.benchmark_group("search");
     g.sample_size(10);
-    let board = tabula_cumisitha::fen::parse(STANDARD_POSITIONS[1].1).unwrap();
+    let board = tabula_cumisitha::notation::fen::parse(STANDARD_POSITIONS[1].1).unwrap();
     g.bench_function("kiwipete depth 7", |b| {
         b.iter(|| {
             let mut e = Engine::new(16);

@@ -19,8 +19,8 @@
 //! **Observation**: 19 planes of 8×8 (row 0 is rank 1, column 0 file a),
 //! from the point of view of `player`: see [`PLANES`].
 
-use crate::game::Cumisitha;
 use crate::rules;
+use crate::rules::Cumisitha;
 use cozy_chess::{Color, File, Move, Piece, Rank, Square};
 use tabula_core::encoding::Encoding;
 use tabula_core::{Game, NoOptions, Player};

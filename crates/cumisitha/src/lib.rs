@@ -1,18 +1,24 @@
 //! Cumisitha (Ludii 15): chess moves from cozy-chess with Ludii's end rules
 //! (checkmate wins; stalemate and the 100-ply counter draw; no repetition
-//! and no insufficient-material rule), FEN/UCI/SAN/PGN notations, perft, an
-//! alpha-beta engine and a UCI front end.
+//! and no insufficient-material rule).
+//!
+//! The crate is laid out like every Tabula game:
+//!
+//! - [`rules`]: [`Cumisitha`], its `impl Game` and the end rules;
+//! - [`notation`]: UCI moves, SAN, FEN and PGN;
+//! - [`meta`]: `impl GameMeta`, the JSON view and the terminal board;
+//! - [`options`]: none (Cumisitha has no options);
+//! - [`ai`]: the alpha-beta engine and its levels;
+//!
+//! and, beyond the common layout, [`tools`]: perft, the UCI front end and
+//! matches against external engines.
 
-pub mod arena;
+pub mod ai;
 pub mod encoding;
-pub mod engine;
-pub mod fen;
-pub mod game;
-pub mod perft;
-pub mod pgn;
+pub mod meta;
+pub mod notation;
+pub mod options;
 pub mod rules;
-pub mod san;
-pub mod uci;
+pub mod tools;
 
-pub use game::Cumisitha;
-pub use rules::START_FEN;
+pub use rules::{Cumisitha, START_FEN};

@@ -1,13 +1,16 @@
-//! The Cumisitha rules layer on top of cozy-chess: chess moves, Ludii's end
-//! rules (mate, stalemate, the 100-ply counter; no repetition and no
-//! insufficient-material rule), canonical hashing and FEN.
+//! The Cumisitha rules on top of cozy-chess: [`Cumisitha`] and its
+//! `impl Game`, chess moves with Ludii's end rules (mate, stalemate, the
+//! 100-ply counter; no repetition and no insufficient-material rule), and
+//! canonical hashing.
 
-use crate::fen;
+use crate::notation::{self, format_uci, san};
 use cozy_chess::{
     get_bishop_moves, get_king_moves, get_knight_moves, get_pawn_attacks, get_pawn_quiets, get_rook_moves, Board,
     Color, File, Move, Piece, Rank, Square,
 };
-use tabula_core::{Outcome, Player, Status};
+use rand::rngs::SmallRng;
+use rand::Rng;
+use tabula_core::{Game, MoveError, NoOptions, NotationError, Outcome, Player, Status};
 
 /// The standard chess start position.
 pub const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
@@ -88,80 +91,6 @@ pub fn canonical_hash(board: &Board) -> u64 {
 #[inline]
 pub fn is_castle(board: &Board, mv: Move) -> bool {
     board.colors(board.side_to_move()).has(mv.to) && board.piece_on(mv.from) == Some(Piece::King)
-}
-
-/// A move in UCI long algebraic notation (castling as the king's two-square
-/// step, `e1g1`).
-pub fn format_uci(board: &Board, mv: Move) -> String {
-    let to = if is_castle(board, mv) {
-        let file = if mv.to.file() > mv.from.file() { File::G } else { File::C };
-        Square::new(file, mv.from.rank())
-    } else {
-        mv.to
-    };
-    let mut s = format!("{}{}", mv.from, to);
-    if let Some(p) = mv.promotion {
-        s.push(char::from(p));
-    }
-    s
-}
-
-/// Does the text have the shape of a UCI move (`e2e4`, `e7e8q`)?
-pub fn looks_like_uci(text: &str) -> bool {
-    let b = text.as_bytes();
-    (b.len() == 4 || b.len() == 5)
-        && (b'a'..=b'h').contains(&b[0])
-        && (b'1'..=b'8').contains(&b[1])
-        && (b'a'..=b'h').contains(&b[2])
-        && (b'1'..=b'8').contains(&b[3])
-}
-
-/// Read a UCI move; it need not be legal. `e1g1`-style castling becomes
-/// cozy-chess's king-takes-rook form.
-pub fn parse_uci(board: &Board, text: &str) -> Result<Move, String> {
-    let t = text.trim();
-    if t == "0000" {
-        return Err("null moves (0000) are not moves in Cumisitha".into());
-    }
-    if !t.is_ascii() || !(t.len() == 4 || t.len() == 5) {
-        return Err(format!(
-            "'{t}' is not a move: write the from and to squares, e.g. e2e4, with a promotion letter if any (e7e8q)"
-        ));
-    }
-    let square = |s: &str| -> Result<Square, String> {
-        s.parse::<Square>().map_err(|_| format!("'{s}' in '{t}' is not a square (files a-h, ranks 1-8)"))
-    };
-    let from = square(&t[0..2])?;
-    let mut to = square(&t[2..4])?;
-    let promotion = match t.get(4..5) {
-        None => None,
-        Some(p) => match p.to_ascii_lowercase().as_str() {
-            "q" => Some(Piece::Queen),
-            "r" => Some(Piece::Rook),
-            "b" => Some(Piece::Bishop),
-            "n" => Some(Piece::Knight),
-            _ => return Err(format!("'{p}' in '{t}' is not a promotion piece (q, r, b or n)")),
-        },
-    };
-    if from == to {
-        return Err(format!("'{t}' does not move: the from and to squares are the same"));
-    }
-    // The king's two-square step from its home square is castling.
-    let us = board.side_to_move();
-    let home = Rank::First.relative_to(us);
-    if board.colored_pieces(us, Piece::King).has(from)
-        && from.file() == File::E
-        && from.rank() == home
-        && to.rank() == home
-        && promotion.is_none()
-    {
-        if to.file() == File::G {
-            to = Square::new(File::H, home);
-        } else if to.file() == File::C {
-            to = Square::new(File::A, home);
-        }
-    }
-    Ok(Move { from, to, promotion })
 }
 
 /// Every legal chess move (ignoring whether the game is over).
@@ -271,21 +200,174 @@ pub fn plies_from_board(board: &Board) -> u32 {
     (board.fullmove_number() as u32 - 1) * 2 + (board.side_to_move() == Color::Black) as u32
 }
 
-/// FEN with the en passant field only when a capture is legal.
-pub fn to_fen(board: &Board) -> String {
-    let full = board.to_string();
-    if board.en_passant().is_some() && effective_en_passant(board).is_none() {
-        let mut fields: Vec<&str> = full.split(' ').collect();
-        if fields.len() == 6 {
-            fields[3] = "-";
+/// A Cumisitha position: a cozy-chess board plus the cached hash and status.
+/// Everything the rules need lives in the board (the half-move clock is the
+/// counter; there is no repetition rule, so no history is kept).
+#[derive(Clone, Debug)]
+pub struct Cumisitha {
+    board: Board,
+    hash: u64,
+    status: Status,
+    /// The last move as shown (castling as the king's step), for the views.
+    last: Option<(Square, Square)>,
+}
+
+impl Cumisitha {
+    /// A state on a board, judged at once.
+    pub fn from_board(board: Board) -> Self {
+        let hash = canonical_hash(&board);
+        let status = judge(&board);
+        Cumisitha { board, hash, status, last: None }
+    }
+
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// The counter: plies since the last capture or pawn move.
+    pub fn counter(&self) -> u8 {
+        self.board.halfmove_clock()
+    }
+
+    /// Play a move that is legal in chess even if our rules already ended
+    /// the game (the counter); used to replay records from elsewhere.
+    pub fn play_chess(&mut self, mv: Move) -> Result<(), MoveError> {
+        if !self.board.is_legal(mv) {
+            return Err(MoveError::illegal(&self.uci(mv), explain_illegal(&self.board, mv)));
         }
-        fields.join(" ")
-    } else {
-        full
+        self.apply(mv);
+        Ok(())
+    }
+
+    fn apply(&mut self, mv: Move) {
+        let shown_to = if is_castle(&self.board, mv) {
+            let f = if mv.to.file() > mv.from.file() { File::G } else { File::C };
+            Square::new(f, mv.from.rank())
+        } else {
+            mv.to
+        };
+        self.board.play_unchecked(mv);
+        self.hash = canonical_hash(&self.board);
+        self.status = judge(&self.board);
+        self.last = Some((mv.from, shown_to));
+    }
+
+    /// SAN of a legal move.
+    pub fn san(&self, mv: Move) -> String {
+        san::format_san(&self.board, mv, &mut Vec::new())
+    }
+
+    /// The last move as shown (castling as the king's step): from and to.
+    pub fn last_move(&self) -> Option<(Square, Square)> {
+        self.last
+    }
+
+    /// The move in UCI notation.
+    pub fn uci(&self, mv: Move) -> String {
+        format_uci(&self.board, mv)
     }
 }
 
-/// Read a FEN with clear errors (see [`fen::parse`]).
-pub fn from_fen(text: &str) -> Result<Board, String> {
-    fen::parse(text)
+impl PartialEq for Cumisitha {
+    fn eq(&self, other: &Self) -> bool {
+        self.board == other.board
+    }
+}
+
+impl Game for Cumisitha {
+    type Move = Move;
+    type Options = NoOptions;
+
+    const ID: &'static str = "cumisitha";
+    const NAME: &'static str = "Cumisitha (Ludii 15)";
+    const PLAYERS: [&'static str; 2] = ["white", "black"];
+
+    fn new(_options: &NoOptions) -> Self {
+        Cumisitha::from_board(Board::default())
+    }
+
+    fn from_position(position: &str, _options: &NoOptions) -> Result<Self, NotationError> {
+        let text = position.trim();
+        let board = if text.eq_ignore_ascii_case("startpos") { Board::default() } else { notation::from_fen(text)? };
+        Ok(Cumisitha::from_board(board))
+    }
+
+    fn position(&self) -> Option<String> {
+        Some(notation::to_fen(&self.board))
+    }
+
+    fn options(&self) -> &NoOptions {
+        &NoOptions
+    }
+
+    fn to_move(&self) -> Player {
+        player_of(self.board.side_to_move())
+    }
+
+    fn legal_moves(&self, out: &mut Vec<Move>) {
+        out.clear();
+        if self.status.is_over() {
+            return;
+        }
+        chess_moves(&self.board, out);
+    }
+
+    /// Apply a legal move; an illegal one is ignored (the board stays
+    /// valid), since callers check with `check_move` first.
+    fn play(&mut self, mv: Move) {
+        if self.board.is_legal(mv) {
+            self.apply(mv);
+        }
+    }
+
+    fn status(&self) -> Status {
+        self.status
+    }
+
+    fn plies(&self) -> u32 {
+        plies_from_board(&self.board)
+    }
+
+    fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    fn hash_from_scratch(&self) -> u64 {
+        // Re-reading the FEN rebuilds every Zobrist key from the pieces.
+        match Board::from_fen(&self.board.to_string(), false) {
+            Ok(b) => canonical_hash(&b),
+            Err(_) => 0,
+        }
+    }
+
+    fn parse_move(&self, text: &str) -> Result<Move, NotationError> {
+        notation::parse_move(&self.board, text)
+    }
+
+    fn format_move(&self, mv: Move) -> String {
+        format_uci(&self.board, mv)
+    }
+
+    fn explain_illegal(&self, mv: Move) -> String {
+        explain_illegal(&self.board, mv)
+    }
+
+    fn random_playout(&mut self, rng: &mut SmallRng, moves: &mut Vec<Move>, max_plies: u32) -> u32 {
+        // Judging the board only once per ply (through the move list) and
+        // hashing once at the end is what makes this faster than the default.
+        let mut n = 0;
+        while n < max_plies {
+            chess_moves(&self.board, moves);
+            if moves.is_empty() || self.board.halfmove_clock() >= COUNTER_LIMIT {
+                break;
+            }
+            let m = moves[rng.random_range(0..moves.len())];
+            self.board.play_unchecked(m);
+            n += 1;
+        }
+        self.hash = canonical_hash(&self.board);
+        self.status = judge(&self.board);
+        self.last = None;
+        n
+    }
 }

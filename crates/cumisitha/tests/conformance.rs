@@ -31,7 +31,7 @@ proptest! {
     fn arbitrary_strings_never_panic(text in ".{0,40}") {
         let s = Cumisitha::new(&NoOptions);
         feed_parsers(&s, &text);
-        let _ = tabula_cumisitha::pgn::import(&text);
-        let _ = tabula_cumisitha::uci::parse_position(&text.split_whitespace().collect::<Vec<_>>());
+        let _ = tabula_cumisitha::notation::pgn::import(&text);
+        let _ = tabula_cumisitha::tools::uci::parse_position(&text.split_whitespace().collect::<Vec<_>>());
     }
 }

@@ -11,8 +11,8 @@
 //!   value the position by the score difference (a logistic curve), since
 //!   random play to the end of a 39x32 board says little.
 
-use crate::engine::{Dots, Point, DOT_MASK};
 use crate::options::DotsOptions;
+use crate::rules::{Dots, Point};
 use rand::Rng as _;
 use std::time::Duration;
 use tabula_ai::mcts::terminal_value;
@@ -72,24 +72,21 @@ impl Clone for Focus {
 
 impl Focus {
     pub fn from_dots(dots: &Dots) -> Focus {
-        let mut f = Focus { dots: dots.clone(), near: vec![false; dots.cells.len()] };
-        for y in 1..=dots.height {
-            for x in 1..=dots.width {
-                let c = dots.cell(x, y);
-                if dots.cells[c] & DOT_MASK != 0 {
-                    f.mark_near(c);
-                }
-            }
+        let mut f = Focus { dots: dots.clone(), near: vec![false; dots.point_index_limit()] };
+        let with_dots: Vec<Point> = dots.points().filter(|&p| dots.dot_at(p).is_some()).collect();
+        for p in with_dots {
+            f.mark_near(p);
         }
         f
     }
 
-    fn mark_near(&mut self, c: usize) {
+    fn mark_near(&mut self, p: Point) {
         let d = &self.dots;
-        let (x, y) = (c % d.stride, c / d.stride);
-        for yy in y.saturating_sub(2).max(1)..=(y + 2).min(d.height) {
-            for xx in x.saturating_sub(2).max(1)..=(x + 2).min(d.width) {
-                self.near[yy * d.stride + xx] = true;
+        let (x, y) = d.xy(p);
+        for yy in y.saturating_sub(2).max(1)..=(y + 2).min(d.height()) {
+            for xx in x.saturating_sub(2).max(1)..=(x + 2).min(d.width()) {
+                let q = d.point(xx, yy).expect("on the board");
+                self.near[q.0 as usize] = true;
             }
         }
     }
@@ -119,14 +116,14 @@ impl Game for Focus {
         None
     }
     fn options(&self) -> &DotsOptions {
-        self.dots.opts()
+        self.dots.options()
     }
     fn to_move(&self) -> Player {
-        self.dots.to_move
+        self.dots.to_move()
     }
     fn legal_moves(&self, out: &mut Vec<Point>) {
         out.clear();
-        if self.dots.compute_status().is_over() {
+        if self.dots.status().is_over() {
             return;
         }
         let d = &self.dots;
@@ -138,26 +135,26 @@ impl Game for Focus {
         }
     }
     fn play(&mut self, mv: Point) {
-        self.dots.play_point(mv);
-        self.mark_near(mv.0 as usize);
+        self.dots.play(mv);
+        self.mark_near(mv);
     }
     fn status(&self) -> Status {
-        self.dots.compute_status()
+        self.dots.status()
     }
     fn plies(&self) -> u32 {
-        self.dots.plies
+        self.dots.plies()
     }
     fn hash(&self) -> u64 {
-        self.dots.position_hash()
+        self.dots.hash()
     }
     fn hash_from_scratch(&self) -> u64 {
-        self.dots.hash_scratch()
+        self.dots.hash_from_scratch()
     }
     fn parse_move(&self, text: &str) -> Result<Point, NotationError> {
-        self.dots.parse_point(text)
+        self.dots.parse_move(text)
     }
     fn format_move(&self, mv: Point) -> String {
-        self.dots.point_name(mv)
+        self.dots.format_move(mv)
     }
     fn score(&self) -> Option<[i32; 2]> {
         Some(self.dots.scores())
@@ -175,7 +172,7 @@ pub struct DotsPolicy {
 impl DotsPolicy {
     /// Blue's value of a position by its score.
     pub fn evaluate(&self, d: &Dots) -> f64 {
-        match d.compute_status() {
+        match d.status() {
             Status::Over(o) => o.score_for(Player::First),
             Status::Ongoing => {
                 let s = d.scores();
@@ -191,7 +188,7 @@ impl DotsPolicy {
         let list = d.playable();
         let mut c = list[rng.random_range(0..list.len())] as usize;
         for _ in 0..8 {
-            if Focus::sensible(d, c) && d.touches_dot(c) {
+            if Focus::sensible(d, c) && d.touches_dot(Point(c as u16)) {
                 return c;
             }
             c = list[rng.random_range(0..list.len())] as usize;
@@ -200,23 +197,15 @@ impl DotsPolicy {
     }
 }
 
-impl Dots {
-    /// Whether any of the eight neighbours of cell `c` holds a dot.
-    #[inline]
-    fn touches_dot(&self, c: usize) -> bool {
-        self.offsets.iter().any(|&o| self.cells[(c as isize + o) as usize] & DOT_MASK != 0)
-    }
-}
-
 impl Policy<Focus> for DotsPolicy {
     fn playout(&mut self, state: &mut Focus, rng: &mut tabula_ai::Rng) -> f64 {
         let d = &mut state.dots;
         for _ in 0..self.cutoff {
-            if d.compute_status().is_over() || d.playable().is_empty() {
+            if d.status().is_over() || d.playable().is_empty() {
                 return terminal_value(d);
             }
             let c = Self::pick(d, rng);
-            d.play_point(Point(c as u16));
+            d.play(Point(c as u16));
         }
         self.evaluate(d)
     }
@@ -275,12 +264,12 @@ mod tests {
         for (who, s) in
             [(Player::Second, "6-6"), (Player::First, "6-7"), (Player::First, "7-6"), (Player::First, "6-5")]
         {
-            let p = d.parse_point(s).unwrap();
+            let p = d.parse_move(s).unwrap();
             d.place_setup(who, p);
         }
         let mut agent = DotsAgent::new("test", Duration::from_millis(300), 40, 1);
         let mv = agent.choose(&d, &ThinkContext::default());
-        assert_eq!(d.point_name(mv), "5-6");
+        assert_eq!(d.format_move(mv), "5-6");
     }
 
     #[test]

@@ -8,8 +8,8 @@
 //! `y - 1`, column `x - 1`), from the point of view of `player`: see
 //! [`PLANES`].
 
-use crate::engine::{Dots, Point};
 use crate::options::DotsOptions;
+use crate::rules::{Dots, Point};
 use tabula_core::encoding::Encoding;
 use tabula_core::{Game, Player};
 
@@ -75,7 +75,7 @@ impl Encoding for Dots {
             let row = (y - 1) * w;
             for x in 1..=w {
                 let i = row + x - 1;
-                let p = Point(self.cell(x, y) as u16);
+                let p = self.point(x, y).expect("on the board");
                 let dot = self.dot_at(p);
                 if let Some((who, false)) = dot {
                     out[if who == player { i } else { n + i }] = 1.0;

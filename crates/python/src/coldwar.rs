@@ -24,7 +24,7 @@ pub(crate) fn coldwar_solved_table<'py>(py: Python<'py>) -> PyResult<Bound<'py, 
         let v = unsafe { value.as_slice_mut() }.expect("contiguous");
         let d = unsafe { distance.as_slice_mut() }.expect("contiguous");
         py.detach(|| {
-            let table = tabula_coldwar::cache::shared_table();
+            let table = tabula_coldwar::solve::cache::shared_table();
             const CHUNK: usize = 1 << 16;
             v.par_chunks_mut(CHUNK).zip(d.par_chunks_mut(CHUNK)).enumerate().for_each(|(c, (v, d))| {
                 for (j, (v, d)) in v.iter_mut().zip(d.iter_mut()).enumerate() {

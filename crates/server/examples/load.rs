@@ -211,7 +211,11 @@ fn main() {
             p
         });
         let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
-        let server = tabula_server::start(listener, &db).await.expect("start the server");
+        // The bots all come from one address: lift the per-client limits.
+        let mut config = tabula_server::Config::new(&db);
+        config.rate = tabula_server::config::RateLimits::unlimited();
+        config.net.max_connections_per_client = usize::MAX;
+        let server = tabula_server::start_with(listener, config).await.expect("start the server");
         let base = server.addr.to_string();
         let rss_start = rss_kib();
 

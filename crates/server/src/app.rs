@@ -1,91 +1,200 @@
-//! The running server's games: one handle per game with a lock that
-//! serialises every change (so two racing moves cannot both land), a
-//! broadcast channel for the WebSocket watchers, a flag-fall timer and the
-//! AI driver.
+//! The running server's rooms: each game in memory has one handle with a
+//! lock that serialises every change (so two racing moves cannot both
+//! land), a broadcast channel for its WebSocket watchers and a timer task.
+//! Every change, whatever asked for it (a player, the timer, the AI,
+//! expiry), goes through [`App::mutate`]: snapshot, change, store, publish,
+//! or roll back if the store refuses.
+//!
+//! Games leave memory when finished or idle and nobody watches, and come
+//! back on the next request; forgotten games expire.
 
-use crate::db::{self, Store, Write};
-use crate::error::ApiError;
-use crate::game::{Live, Seat, SeatKind};
+use crate::ai::AiPool;
+use crate::config::Config;
+use crate::limits::Limits;
+use crate::net::ConnectionSlots;
+use crate::room::{random_string, Actor, Command, Ctx, Outcome, Room, RoomError, RoomSpec, RoomStatus, Seat, SeatKind};
+use crate::store::{Store, StoredGame, Write};
+use crate::time::Time;
 use axum::extract::ws::Utf8Bytes;
-use rand::Rng;
 use serde_json::{json, Value};
 use std::collections::HashMap;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
-use tabula_core::matches::Match;
-use tabula_core::{DynGame, Player, ThinkContext, TimeControl};
-use tokio::sync::{broadcast, watch, Notify};
+use tabula_core::{DynAgent, DynGame, Player, TabulaError, TimeControl};
+use tokio::sync::{broadcast, watch, Notify, OwnedMutexGuard};
 
-/// Milliseconds since the Unix epoch: clocks survive restarts in this unit.
-pub fn now_ms() -> u64 {
-    SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_millis() as u64).unwrap_or(0)
-}
-
-/// A secret or id from the operating system's generator.
-pub fn random_string(len: usize) -> String {
-    const ALPHABET: &[u8] = b"ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789";
-    let mut rng = rand::rng();
-    (0..len).map(|_| ALPHABET[rng.random_range(0..ALPHABET.len())] as char).collect()
-}
-
-pub struct GameHandle {
+/// A room in memory.
+pub struct RoomHandle {
+    /// The game's id.
     pub id: String,
-    pub inner: tokio::sync::Mutex<Live>,
+    slot: Arc<tokio::sync::Mutex<Slot>>,
+    /// Every message for the game's watchers: `state` after each change,
+    /// and events such as `draw_declined`.
     pub tx: broadcast::Sender<Utf8Bytes>,
     latest: Mutex<Utf8Bytes>,
     wake: Notify,
+    touched_ms: AtomicU64,
 }
 
-impl GameHandle {
+impl RoomHandle {
+    /// Lock the room (whoever holds the guard may change it).
+    pub(crate) async fn slot_lock(&self) -> RoomGuard {
+        self.slot.clone().lock_owned().await
+    }
+
     /// The last `state` message sent to watchers.
     pub fn latest(&self) -> Utf8Bytes {
         self.latest.lock().unwrap_or_else(|p| p.into_inner()).clone()
     }
 }
 
-pub struct App {
-    pub store: Store,
-    pub registry: &'static tabula_core::Registry,
-    games: Mutex<HashMap<String, Arc<GameHandle>>>,
-    pub shutdown: watch::Receiver<bool>,
-    /// Tells thinking engines to stop at once (server shutdown).
-    pub stop_engines: Arc<AtomicBool>,
+/// A locked room.
+pub type RoomGuard = OwnedMutexGuard<Slot>;
+
+/// What a room handle guards.
+pub struct Slot {
+    /// The game.
+    pub room: Room,
+    /// Left memory: whoever holds an old handle must look the game up again.
+    evicted: bool,
+    /// AI engines by seat, made on first use and reused between moves.
+    pub(crate) agents: [Option<Box<dyn DynAgent>>; 2],
+    /// The AI thinking (or queued) for the side on move.
+    pub(crate) thinking: Option<Thought>,
 }
 
-/// The `state` message, shared by every watcher without copying.
-pub fn state_message(g: &Live) -> Utf8Bytes {
-    Utf8Bytes::from(json!({ "v": 1, "type": "state", "game": g.to_json(now_ms()) }).to_string())
+/// An AI's pending move.
+pub(crate) struct Thought {
+    pub ply: usize,
+    pub stop: Arc<AtomicBool>,
 }
 
 /// A seat of a create request.
-pub struct SeatRequest {
-    pub kind: SeatKind,
-    pub mine: bool,
-    pub name: Option<String>,
-    pub level: Option<String>,
+#[derive(Debug, Clone)]
+pub enum SeatRequest {
+    /// The creator sits here and gets the token.
+    Me {
+        /// The name shown.
+        name: Option<String>,
+    },
+    /// Someone joins through an invite.
+    Open {
+        /// The name shown until then.
+        name: Option<String>,
+    },
+    /// An AI of a level the game lists.
+    Ai {
+        /// The level, or the game's default.
+        level: Option<String>,
+    },
 }
 
+/// A create request.
+pub struct CreateRequest {
+    /// The game type.
+    pub game: &'static dyn DynGame,
+    /// Options, checked by the game.
+    pub options: Vec<(String, String)>,
+    /// The clock asked for.
+    pub time_control: TimeControl,
+    /// First player's seat first.
+    pub seats: [SeatRequest; 2],
+    /// Seed for the AI seats.
+    pub seed: Option<u64>,
+}
+
+/// A created game and its secrets.
 pub struct Created {
+    /// The game's JSON.
     pub game: Value,
-    pub tokens: Vec<(String, String)>,
-    pub invites: Vec<(String, String)>,
+    /// `(player, token)` for the creator's seats.
+    pub tokens: Vec<(&'static str, String)>,
+    /// `(player, code)` for the open seats.
+    pub invites: Vec<(&'static str, String)>,
+    /// Its id.
     pub id: String,
 }
 
+/// A started (or already started) rematch.
+pub struct RematchStarted {
+    /// The new game's JSON.
+    pub game: Value,
+    /// The asker's player in it, and its token (the one it already had).
+    pub player: &'static str,
+    /// `(player, code)` for the new game's open seats.
+    pub invites: Vec<(&'static str, String)>,
+}
+
+/// What `/api/health` reports.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Health {
+    /// Games in memory.
+    pub games_in_memory: usize,
+    /// Open connections.
+    pub connections: usize,
+    /// AIs thinking now.
+    pub ai_thinking: usize,
+    /// AIs waiting for a turn to think.
+    pub ai_queued: usize,
+}
+
+/// The server's state.
+pub struct App {
+    pub(crate) store: Arc<dyn Store>,
+    /// The games served.
+    pub registry: &'static tabula_core::Registry,
+    /// The server's time.
+    pub time: Time,
+    pub(crate) cfg: Config,
+    rooms: Mutex<HashMap<String, Arc<RoomHandle>>>,
+    pub(crate) ai: AiPool,
+    pub(crate) limits: Limits,
+    pub(crate) conns: ConnectionSlots,
+    /// Flips to true when the server stops.
+    pub shutdown: watch::Receiver<bool>,
+}
+
+/// The `state` message, shared by every watcher without copying.
+fn state_message(game: &Value) -> Utf8Bytes {
+    Utf8Bytes::from(json!({ "v": 1, "type": "state", "game": game }).to_string())
+}
+
+fn human_duration(ms: u64) -> String {
+    let hours = ms / 3_600_000;
+    match hours {
+        0 => format!("{} minutes", (ms / 60_000).max(1)),
+        1..=47 => format!("{hours} hours"),
+        _ => format!("{} days", hours / 24),
+    }
+}
+
 impl App {
-    pub fn new(store: Store, shutdown: watch::Receiver<bool>) -> Arc<App> {
+    /// The server's state on `store`.
+    pub(crate) fn new(
+        store: Arc<dyn Store>,
+        cfg: Config,
+        conns: ConnectionSlots,
+        shutdown: watch::Receiver<bool>,
+    ) -> Arc<App> {
         Arc::new(App {
             store,
-            registry: &tabula_games::REGISTRY,
-            games: Mutex::new(HashMap::new()),
+            registry: cfg.registry,
+            time: cfg.time.clone(),
+            ai: AiPool::new(cfg.ai.thinkers()),
+            limits: Limits::new(&cfg.rate, &cfg.time),
+            conns,
+            cfg,
+            rooms: Mutex::new(HashMap::new()),
             shutdown,
-            stop_engines: Arc::new(AtomicBool::new(false)),
         })
     }
 
-    fn map(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<GameHandle>>> {
-        self.games.lock().unwrap_or_else(|p| p.into_inner())
+    fn map(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<RoomHandle>>> {
+        self.rooms.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn ctx(&self) -> Ctx<'_> {
+        Ctx { now: self.time.now_ms(), times: &self.cfg.rooms }
     }
 
     /// Number of games held in memory.
@@ -93,399 +202,434 @@ impl App {
         self.map().len()
     }
 
-    /// Register a game in memory and start its timer and AI.
-    fn install(self: &Arc<Self>, live: Live) -> Arc<GameHandle> {
-        let (tx, _) = broadcast::channel(16);
-        let msg = state_message(&live);
-        let handle = Arc::new(GameHandle {
-            id: live.id.clone(),
-            inner: tokio::sync::Mutex::new(live),
+    /// The figures of `/api/health`.
+    pub fn health(&self) -> Health {
+        let (ai_thinking, ai_queued) = self.ai.counts();
+        Health { games_in_memory: self.loaded_games(), connections: self.conns.open(), ai_thinking, ai_queued }
+    }
+
+    /// Put a room in memory and start its timer and AI; if another request
+    /// put it there first, that one wins.
+    fn install(self: &Arc<Self>, room: Room) -> Arc<RoomHandle> {
+        let (tx, _) = broadcast::channel(32);
+        let game = room.to_json(self.time.now_ms());
+        let handle = Arc::new(RoomHandle {
+            id: room.id.clone(),
+            slot: Arc::new(tokio::sync::Mutex::new(Slot {
+                room,
+                evicted: false,
+                agents: [None, None],
+                thinking: None,
+            })),
             tx,
-            latest: Mutex::new(msg),
+            latest: Mutex::new(state_message(&game)),
             wake: Notify::new(),
+            touched_ms: AtomicU64::new(self.time.now_ms()),
         });
-        let existing = {
+        {
             let mut map = self.map();
-            match map.get(&handle.id) {
-                Some(h) => Some(h.clone()),
-                None => {
-                    map.insert(handle.id.clone(), handle.clone());
-                    None
-                }
+            if let Some(existing) = map.get(&handle.id) {
+                return existing.clone();
             }
-        };
-        if let Some(h) = existing {
-            return h; // another request loaded it first
+            map.insert(handle.id.clone(), handle.clone());
         }
         tokio::spawn(run_timer(self.clone(), handle.clone()));
         let (app, h) = (self.clone(), handle.clone());
         tokio::spawn(async move {
-            let mut g = h.inner.lock().await;
-            app.drive_ai(&h, &mut g);
+            let mut slot = h.slot.clone().lock_owned().await;
+            app.drive_ai(&h, &mut slot);
         });
         handle
     }
 
-    /// The game with this id, from memory or the database.
-    pub async fn get(self: &Arc<Self>, id: &str) -> Result<Arc<GameHandle>, ApiError> {
+    /// The room of game `id`, from memory or the store.
+    pub async fn room(self: &Arc<Self>, id: &str) -> Result<Arc<RoomHandle>, RoomError> {
         if let Some(h) = self.map().get(id) {
+            h.touched_ms.store(self.time.now_ms(), Ordering::Relaxed);
             return Ok(h.clone());
         }
         if id.is_empty() || id.len() > 64 {
-            return Err(ApiError::not_found(format!("no game '{id}'")));
+            return Err(RoomError::NotFound(id.to_string()));
         }
-        let key = id.to_string();
-        let loaded = self.store.read(move |c| db::load_game(c, &key)).await.map_err(ApiError::internal)?;
-        let Some((row, moves)) = loaded else {
-            return Err(ApiError::not_found(format!("no game '{id}'")));
-        };
-        let game = self.registry.get(&row.game).map_err(|e| ApiError::internal(format!("game {id}: {e}")))?;
-        let live = Live::from_rows(game, &row, &moves).map_err(|e| ApiError::internal(format!("game {id}: {e}")))?;
-        Ok(self.install(live))
+        let stored = self.store.load(id.to_string()).await?.ok_or_else(|| RoomError::NotFound(id.to_string()))?;
+        let room = self.rebuild(&stored)?;
+        Ok(self.install(room))
     }
 
-    /// Commit a change, rolling the game back if the database refuses it.
-    pub async fn commit(
-        &self,
-        g: &mut Live,
-        writes: Vec<Write>,
-        snapshot: crate::game::Snapshot,
-    ) -> Result<(), ApiError> {
+    /// Watch game `id`: its handle and a subscription to its messages.
+    pub async fn watch(
+        self: &Arc<Self>,
+        id: &str,
+    ) -> Result<(Arc<RoomHandle>, broadcast::Receiver<Utf8Bytes>), RoomError> {
+        loop {
+            let h = self.room(id).await?;
+            let map = self.map();
+            if map.get(id).is_some_and(|m| Arc::ptr_eq(m, &h)) {
+                return Ok((h.clone(), h.tx.subscribe()));
+            }
+        }
+    }
+
+    fn rebuild(&self, stored: &StoredGame) -> Result<Room, RoomError> {
+        let game = self
+            .registry
+            .get(&stored.row.game)
+            .map_err(|e| RoomError::Damaged { game: stored.row.id.clone(), reason: e.to_string() })?;
+        Room::from_stored(game, stored)
+    }
+
+    /// Lock the room of game `id`, looking it up again if it left memory
+    /// while we waited.
+    pub async fn lock(self: &Arc<Self>, id: &str) -> Result<(Arc<RoomHandle>, RoomGuard), RoomError> {
+        loop {
+            let h = self.room(id).await?;
+            let slot = h.slot.clone().lock_owned().await;
+            if !slot.evicted {
+                return Ok((h, slot));
+            }
+        }
+    }
+
+    /// Change a locked room with `change`, which returns its result and any
+    /// further writes to commit with the room's (a rematch's new game). The
+    /// change is stored before anyone hears of it, and undone if the store
+    /// refuses it.
+    pub(crate) async fn mutate<R>(
+        self: &Arc<Self>,
+        h: &Arc<RoomHandle>,
+        slot: &mut Slot,
+        change: impl FnOnce(&mut Room, Ctx) -> (R, Vec<Write>),
+    ) -> Result<(R, Value), RoomError> {
+        let snapshot = slot.room.snapshot();
+        let (result, extra) = change(&mut slot.room, self.ctx());
+        h.touched_ms.store(self.time.now_ms(), Ordering::Relaxed);
+        if slot.room.version() == snapshot.version() {
+            return Ok((result, slot.room.to_json(self.time.now_ms())));
+        }
+        let mut writes = slot.room.writes_since(&snapshot);
+        writes.extend(extra);
         if let Err(e) = self.store.commit(writes).await {
-            g.restore(snapshot);
-            return Err(ApiError::internal(format!("the change was not saved: {e}")));
+            slot.room.restore(snapshot);
+            return Err(e.into());
         }
-        Ok(())
-    }
-
-    /// Tell every watcher about a change, re-arm the timer, wake the AI.
-    pub fn publish(self: &Arc<Self>, h: &Arc<GameHandle>, g: &mut Live) {
-        let msg = state_message(g);
+        let game = slot.room.to_json(self.time.now_ms());
+        let msg = state_message(&game);
         *h.latest.lock().unwrap_or_else(|p| p.into_inner()) = msg.clone();
         let _ = h.tx.send(msg);
+        if let Some(d) = slot.room.draw_declined.filter(|d| Some(*d) != snapshot.draw_declined()) {
+            let event =
+                json!({ "v": 1, "type": "draw_declined", "by": slot.room.players()[d.by.index()], "ply": d.ply });
+            let _ = h.tx.send(Utf8Bytes::from(event.to_string()));
+        }
         h.wake.notify_one();
-        self.drive_ai(h, g);
+        if let Some(t) = &slot.thinking {
+            if !slot.room.is_live() || slot.room.moves.len() != t.ply {
+                // The game ended or moved on: the AI stops at once.
+                t.stop.store(true, Ordering::Relaxed);
+                slot.thinking = None;
+            }
+        }
+        self.drive_ai(h, slot);
+        Ok((result, game))
     }
 
-    /// Play a move for `player` (already authenticated), durably.
-    pub async fn play_move(
+    /// Run `command` for `actor` on game `id`. Returns what it did and the
+    /// game as it is now (also when the command was refused after the room
+    /// changed, e.g. a move that came after the flag fell).
+    pub async fn execute(
         self: &Arc<Self>,
-        h: &Arc<GameHandle>,
-        g: &mut Live,
-        player: Player,
-        text: &str,
-        ply: Option<u32>,
-    ) -> Result<(), ApiError> {
-        let snapshot = g.snapshot();
-        match g.play(player, text, ply, now_ms()) {
-            Ok(writes) => {
-                self.commit(g, writes, snapshot).await?;
-                self.publish(h, g);
-                Ok(())
-            }
-            Err((e, Some(writes))) => {
-                self.commit(g, writes, snapshot).await?;
-                self.publish(h, g);
-                Err(e)
-            }
-            Err((e, None)) => Err(e),
-        }
-    }
-
-    /// If an AI is on move in a live game, let it think on the blocking pool.
-    pub fn drive_ai(self: &Arc<Self>, h: &Arc<GameHandle>, g: &mut Live) {
-        if !g.is_live() || g.ai_busy || *self.shutdown.borrow() {
-            return;
-        }
-        let player = g.m.state.to_move();
-        let idx = player.index();
-        let seat = &g.seats[idx];
-        if seat.kind != SeatKind::Ai {
-            return;
-        }
-        let agent = match g.agents[idx].take() {
-            Some(a) => a,
-            None => {
-                let level = seat.level.clone().unwrap_or_else(|| g.game.default_level().to_string());
-                let seed = g.seed.wrapping_add((idx as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
-                match g.game.new_agent(&level, seed) {
-                    Ok(a) => a,
-                    Err(e) => {
-                        tracing::error!(game = %g.id, error = %e, "cannot make the AI");
-                        return;
-                    }
-                }
-            }
-        };
-        g.ai_busy = true;
-        let now = now_ms();
-        let ctx = ThinkContext {
-            remaining: g.m.clock.remaining(player, now).map(Duration::from_millis),
-            increment: match g.time_control {
-                TimeControl::Fischer { increment_ms, .. } => Some(Duration::from_millis(increment_ms)),
-                _ => None,
-            },
-            deadline: g.m.clock.deadline().map(|d| Instant::now() + Duration::from_millis(d.saturating_sub(now))),
-            stop: Some(self.stop_engines.clone()),
-        };
-        let state = g.m.state.clone_box();
-        let ply = g.moves.len() as u32;
-        let (app, h) = (self.clone(), h.clone());
-        tokio::spawn(async move {
-            let mut agent = agent;
-            let thought = tokio::task::spawn_blocking(move || {
-                let r = agent.choose(state.as_ref(), &ctx);
-                (agent, r)
+        id: &str,
+        actor: Actor,
+        command: Command,
+    ) -> Result<(Outcome, Value), RoomError> {
+        let (h, mut slot) = self.lock(id).await?;
+        let (result, game) = self
+            .mutate(&h, &mut slot, |room, ctx| {
+                let result = room.apply(ctx, &actor, command);
+                let extra = match &result {
+                    Ok(Outcome::Rematch { room: Some(new), .. }) => new.writes_for_new(),
+                    _ => Vec::new(),
+                };
+                (result, extra)
             })
-            .await;
-            let mut g = h.inner.lock().await;
-            g.ai_busy = false;
-            let choice = match thought {
-                Ok((agent, r)) => {
-                    g.agents[idx] = Some(agent);
-                    r
-                }
-                Err(e) => {
-                    tracing::error!(game = %g.id, error = %e, "the AI task failed");
-                    return;
-                }
-            };
-            if g.moves.len() as u32 != ply || !g.is_live() {
-                app.drive_ai(&h, &mut g);
-                return;
+            .await?;
+        let mut outcome = result?;
+        if let Outcome::Rematch { room, .. } = &mut outcome {
+            if let Some(new) = room.take() {
+                tracing::info!(game = %new.id, rematch_of = %id, "rematch started");
+                self.install(*new);
             }
-            let text = match choice {
-                Ok(m) => m,
-                Err(e) => {
-                    tracing::error!(game = %g.id, error = %e, "the AI found no move");
-                    return;
-                }
-            };
-            if let Err(e) = app.play_move(&h, &mut g, player, &text, Some(ply)).await {
-                tracing::warn!(game = %g.id, error = %e, "the AI's move was not accepted");
-            }
-        });
+        }
+        Ok((outcome, game))
     }
 
-    /// Create a game; the tokens come back only in this answer.
-    pub async fn create(
-        self: &Arc<Self>,
-        game: &'static dyn DynGame,
-        options: &[(String, String)],
-        time_control: TimeControl,
-        seats: [SeatRequest; 2],
-        seed: Option<u64>,
-    ) -> Result<Created, ApiError> {
-        let options = game.normalize_options(options)?;
-        let state = game.new_state(&options)?;
-        let time_control = state.time_control().unwrap_or(time_control);
+    /// Start the rematch of game `id` for `actor` (or return the one started).
+    pub async fn rematch(self: &Arc<Self>, id: &str, actor: Actor) -> Result<RematchStarted, RoomError> {
+        let (outcome, _) = self.execute(id, actor, Command::Rematch).await?;
+        let Outcome::Rematch { id: new_id, player, .. } = outcome else {
+            unreachable!("a rematch command answers with a rematch")
+        };
+        let (_, slot) = self.lock(&new_id).await?;
+        let room = &slot.room;
+        let players = room.players();
+        let invites = room
+            .seats
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.kind == SeatKind::Open)
+            .filter_map(|(i, s)| Some((players[i], s.invite.clone()?)))
+            .collect();
+        Ok(RematchStarted { game: room.to_json(self.time.now_ms()), player: players[player.index()], invites })
+    }
+
+    /// Create a game. Its tokens and invites come back only in this answer.
+    pub async fn create(self: &Arc<Self>, req: CreateRequest) -> Result<Created, RoomError> {
+        let game = req.game;
         let players = game.players();
         let mut tokens = Vec::new();
-        let mut invites = Vec::new();
-        let mut made: Vec<Seat> = Vec::new();
-        for (i, s) in seats.into_iter().enumerate() {
-            let seat = match s.kind {
-                SeatKind::Ai => {
-                    let level = s.level.unwrap_or_else(|| game.default_level().to_string());
-                    game.new_agent(&level, 0)?; // refuse an unknown level now, not mid-game
-                    Seat {
-                        kind: SeatKind::Ai,
-                        name: format!("AI ({level})"),
-                        level: Some(level),
-                        token: None,
-                        invite: None,
-                    }
+        let mut seats = Vec::with_capacity(2);
+        for (i, s) in req.seats.into_iter().enumerate() {
+            seats.push(match s {
+                SeatRequest::Me { name } => {
+                    let seat = Seat::human(name);
+                    tokens.push((players[i], seat.token.clone().unwrap_or_default()));
+                    seat
                 }
-                SeatKind::Human => {
-                    let token = random_string(32);
-                    if s.mine {
-                        tokens.push((players[i].to_string(), token.clone()));
+                SeatRequest::Open { name } => Seat::open(name),
+                SeatRequest::Ai { level } => {
+                    let level = level.unwrap_or_else(|| game.default_level().to_string());
+                    // Only the levels the game lists: never an unbounded baseline.
+                    let levels = game.levels();
+                    if !levels.iter().any(|l| l.id == level) {
+                        return Err(RoomError::Game(TabulaError::UnknownLevel {
+                            game: game.id().to_string(),
+                            level,
+                            known: levels.iter().map(|l| l.id.as_str()).collect::<Vec<_>>().join(", "),
+                        }));
                     }
-                    let name = s.name.unwrap_or_else(|| players[i].to_string());
-                    Seat { kind: SeatKind::Human, name, level: None, token: Some(token), invite: None }
+                    Seat::ai(level)
                 }
-                SeatKind::Open => {
-                    let code = random_string(24);
-                    invites.push((players[i].to_string(), code.clone()));
-                    Seat {
-                        kind: SeatKind::Open,
-                        name: s.name.unwrap_or_default(),
-                        level: None,
-                        token: None,
-                        invite: Some(code),
-                    }
-                }
-            };
-            made.push(seat);
+            });
         }
-        let seats: [Seat; 2] =
-            made.try_into().map_err(|_| ApiError::bad_request("bad_request", "a game has two seats"))?;
-        let now = now_ms();
-        let id = random_string(10);
-        let mut m = Match::new(state, time_control, now);
-        if seats.iter().any(|s| s.kind == SeatKind::Open) {
-            m.clock.pause(now); // the clock starts when the opponent arrives
-        }
-        let live = Live {
-            id: id.clone(),
-            game,
-            options,
-            time_control,
-            m,
-            seats,
-            moves: Vec::new(),
-            draw_offer: None,
-            rematch_id: None,
-            rematch_of: None,
-            seed: seed.unwrap_or_else(|| rand::rng().random()),
-            created_at_ms: now,
-            updated_at_ms: now,
-            agents: [None, None],
-            ai_busy: false,
-        };
-        self.store.commit(vec![live.game_write()]).await.map_err(ApiError::internal)?;
-        let json = live.to_json(now);
-        tracing::info!(game = %id, kind = game.id(), "game created");
-        self.install(live);
-        Ok(Created { game: json, tokens, invites, id })
-    }
-
-    /// Start the rematch of a finished game (or return the one started).
-    pub async fn rematch(
-        self: &Arc<Self>,
-        h: &Arc<GameHandle>,
-        token: &str,
-    ) -> Result<(Value, String, String), ApiError> {
-        let mut g = h.inner.lock().await;
-        let player = g.seat_of(token)?;
-        if g.m.result.is_none() {
-            return Err(ApiError::conflict("not_finished", "a rematch can only start once the game is over"));
-        }
-        let players = g.players();
-        if let Some(rid) = g.rematch_id.clone() {
-            drop(g);
-            let nh = self.get(&rid).await?;
-            let ng = nh.inner.lock().await;
-            let json = ng.to_json(now_ms());
-            return Ok((json, players[player.other().index()].to_string(), token.to_string()));
-        }
-        let now = now_ms();
-        let state = g.game.new_state(&g.options)?;
-        let mut m = Match::new(state, g.time_control, now);
-        let seats = [g.seats[1].clone(), g.seats[0].clone()];
-        if seats.iter().any(|s| s.kind == SeatKind::Open) {
-            m.clock.pause(now);
-        }
-        let new = Live {
+        let seats: [Seat; 2] = seats.try_into().unwrap_or_else(|_| unreachable!("two seat requests make two seats"));
+        let spec = RoomSpec {
             id: random_string(10),
-            game: g.game,
-            options: g.options.clone(),
-            time_control: g.time_control,
-            m,
+            game,
+            options: req.options,
+            time_control: req.time_control,
             seats,
-            moves: Vec::new(),
-            draw_offer: None,
-            rematch_id: None,
-            rematch_of: Some(g.id.clone()),
-            seed: g.seed.wrapping_add(1),
-            created_at_ms: now,
-            updated_at_ms: now,
-            agents: [None, None],
-            ai_busy: false,
+            seed: req.seed,
+            rematch_of: None,
         };
-        let snapshot = g.snapshot();
-        g.rematch_id = Some(new.id.clone());
-        g.updated_at_ms = now;
-        let writes = vec![new.game_write(), g.game_write()];
-        self.commit(&mut g, writes, snapshot).await?;
-        self.publish(h, &mut g);
-        let json = new.to_json(now);
-        self.install(new);
-        Ok((json, players[player.other().index()].to_string(), token.to_string()))
+        let room = Room::new(spec, self.ctx())?;
+        self.store.commit(room.writes_for_new()).await?;
+        let invites =
+            room.seats.iter().enumerate().filter_map(|(i, s)| Some((players[i], s.invite.clone()?))).collect();
+        let id = room.id.clone();
+        tracing::info!(game = %id, kind = game.id(), "game created");
+        let game_json = room.to_json(self.time.now_ms());
+        self.install(room);
+        Ok(Created { game: game_json, tokens, invites, id })
     }
 
-    /// Reload every unfinished game after a start, without charging the
-    /// downtime: clocks are stopped at the last instant the previous run
-    /// was known alive and restarted now.
-    pub async fn resume_unfinished(self: &Arc<Self>) -> anyhow::Result<usize> {
-        let (ids, alive) = self
-            .store
-            .read(|c| Ok((db::unfinished_ids(c)?, db::last_alive(c)?)))
-            .await
-            .map_err(|e| anyhow::anyhow!(e))?;
-        let mut resumed = 0;
-        for id in ids {
-            let key = id.clone();
-            let Some((row, moves)) =
-                self.store.read(move |c| db::load_game(c, &key)).await.map_err(|e| anyhow::anyhow!(e))?
-            else {
-                continue;
-            };
-            let game = match self.registry.get(&row.game) {
-                Ok(g) => g,
-                Err(e) => {
-                    tracing::error!(game = %id, error = %e, "cannot resume a game of an unknown type");
-                    continue;
-                }
-            };
-            let mut live = match Live::from_rows(game, &row, &moves) {
-                Ok(l) => l,
-                Err(e) => {
-                    tracing::error!(game = %id, error = %e, "cannot resume a game");
-                    continue;
-                }
-            };
-            let down_at = alive.unwrap_or(live.updated_at_ms).max(live.updated_at_ms);
-            let now = now_ms();
-            live.m.tick(down_at); // a flag that fell before the stop still counts
-            live.m.clock.pause(down_at);
-            if live.is_live() {
-                live.m.clock.start(now);
-            }
-            live.updated_at_ms = now;
-            self.store.commit(vec![live.game_write()]).await.map_err(|e| anyhow::anyhow!(e))?;
-            tracing::info!(game = %id, plies = live.moves.len(), downtime_ms = now.saturating_sub(down_at), "game resumed");
-            self.install(live);
-            resumed += 1;
+    /// If an AI is on move in a live game, queue it to think.
+    pub(crate) fn drive_ai(self: &Arc<Self>, h: &Arc<RoomHandle>, slot: &mut Slot) {
+        if slot.thinking.is_some() || slot.evicted || *self.shutdown.borrow() || !slot.room.is_live() {
+            return;
+        }
+        let player = slot.room.m.state.to_move();
+        if slot.room.seats[player.index()].kind != SeatKind::Ai {
+            return;
+        }
+        let stop = Arc::new(AtomicBool::new(false));
+        let ply = slot.room.moves.len();
+        slot.thinking = Some(Thought { ply, stop: stop.clone() });
+        self.ai.submit(self.clone(), crate::ai::Job { handle: h.clone(), player, ply, stop });
+    }
+
+    /// An AI's move is ready: play it if its game still waits for it.
+    pub(crate) async fn ai_moved(
+        self: &Arc<Self>,
+        h: &Arc<RoomHandle>,
+        slot: &mut Slot,
+        player: Player,
+        ply: usize,
+        text: String,
+    ) {
+        let command = Command::Move { text, ply: Some(ply as u32) };
+        let result =
+            self.mutate(h, slot, |room, ctx| (room.apply(ctx, &Actor::Seat(player), command), Vec::new())).await;
+        match result {
+            Ok((Ok(_), _)) => {}
+            Ok((Err(e), _)) | Err(e) => tracing::warn!(game = %h.id, error = %e, "the AI's move was not accepted"),
+        }
+    }
+
+    /// Reload the games that need the server (clocks, first-move timers,
+    /// AI seats) after a start, in bulk: one read, the moves replayed on
+    /// every core, one write. The downtime is not charged to any clock.
+    pub(crate) async fn resume_unfinished(self: &Arc<Self>) -> Result<usize, RoomError> {
+        let stored = self.store.resumable().await?;
+        let alive = self.store.last_alive().await?;
+        let now = self.time.now_ms();
+        let app = self.clone();
+        let rooms: Vec<Room> = tokio::task::spawn_blocking(move || {
+            let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
+            let chunk = stored.len().div_ceil(threads).max(1);
+            std::thread::scope(|scope| {
+                let workers: Vec<_> = stored
+                    .chunks(chunk)
+                    .map(|games| {
+                        let app = &app;
+                        scope.spawn(move || {
+                            let ctx = Ctx { now, times: &app.cfg.rooms };
+                            let mut rooms = Vec::with_capacity(games.len());
+                            for g in games {
+                                match app.rebuild(g) {
+                                    Ok(mut room) => {
+                                        let down_at = alive.unwrap_or(room.updated_at_ms).max(room.updated_at_ms);
+                                        room.resume(ctx, down_at);
+                                        rooms.push(room);
+                                    }
+                                    Err(e) => tracing::error!(game = %g.row.id, error = %e, "cannot resume a game"),
+                                }
+                            }
+                            rooms
+                        })
+                    })
+                    .collect();
+                workers.into_iter().flat_map(|w| w.join().unwrap_or_default()).collect()
+            })
+        })
+        .await
+        .map_err(|e| RoomError::Damaged { game: "*".into(), reason: format!("resuming failed: {e}") })?;
+        let writes: Vec<Write> = rooms.iter().map(|r| Write::Game(Box::new(r.row()))).collect();
+        if !writes.is_empty() {
+            self.store.commit(writes).await?;
+        }
+        let resumed = rooms.len();
+        for room in rooms {
+            self.install(room);
         }
         Ok(resumed)
     }
+
+    /// Let games leave memory: finished ones nobody asked for lately, and
+    /// unfinished ones with no timer, no AI and nobody watching.
+    fn evict(&self) -> usize {
+        let now = self.time.now_ms();
+        let times = &self.cfg.rooms;
+        let handles: Vec<Arc<RoomHandle>> = self.map().values().cloned().collect();
+        let mut evicted = 0;
+        for h in handles {
+            let idle = now.saturating_sub(h.touched_ms.load(Ordering::Relaxed));
+            if h.tx.receiver_count() > 0 {
+                continue;
+            }
+            let Ok(mut slot) = h.slot.clone().try_lock_owned() else { continue };
+            let room = &slot.room;
+            let leave = if room.status().is_over() {
+                idle >= times.evict_finished_ms
+            } else {
+                slot.thinking.is_none() && room.next_deadline().is_none() && idle >= times.evict_idle_ms
+            };
+            if leave {
+                // Under the map's lock, so no watcher subscribes in between.
+                let mut map = self.map();
+                if h.tx.receiver_count() == 0 && map.get(&h.id).is_some_and(|m| Arc::ptr_eq(m, &h)) {
+                    map.remove(&h.id);
+                    slot.evicted = true;
+                    h.wake.notify_one();
+                    evicted += 1;
+                }
+            }
+        }
+        evicted
+    }
+
+    /// Abort games nobody joined in time, and untimed games idle too long.
+    async fn expire(self: &Arc<Self>) -> Result<usize, RoomError> {
+        let now = self.time.now_ms();
+        let times = &self.cfg.rooms;
+        let ids = self
+            .store
+            .expired(now.saturating_sub(times.expire_waiting_ms), now.saturating_sub(times.expire_idle_ms), 500)
+            .await?;
+        let mut expired = 0;
+        for id in ids {
+            let (h, mut slot) = self.lock(&id).await?;
+            let reason = match slot.room.status() {
+                RoomStatus::Waiting => {
+                    format!("aborted: nobody joined within {}", human_duration(times.expire_waiting_ms))
+                }
+                _ => format!("aborted: no move for {}", human_duration(times.expire_idle_ms)),
+            };
+            let due = match slot.room.status() {
+                RoomStatus::Waiting => now.saturating_sub(slot.room.updated_at_ms) >= times.expire_waiting_ms,
+                RoomStatus::Live => {
+                    slot.room.time_control.is_none()
+                        && now.saturating_sub(slot.room.updated_at_ms) >= times.expire_idle_ms
+                }
+                _ => false,
+            };
+            if !due {
+                continue; // it moved since the query
+            }
+            let (done, _) =
+                self.mutate(&h, &mut slot, |room, ctx| (room.expire(ctx, reason.clone()), Vec::new())).await?;
+            if done {
+                tracing::info!(game = %id, %reason, "game expired");
+                expired += 1;
+            }
+        }
+        Ok(expired)
+    }
+
+    /// Stop: no new AI starts and every thinking AI stops.
+    pub(crate) fn stop(&self) {
+        self.ai.close();
+    }
 }
 
-/// Let a flag fall the moment time runs out, without waiting for a move.
-async fn run_timer(app: Arc<App>, h: Arc<GameHandle>) {
+/// Resolves once the server is stopping.
+pub(crate) async fn stopped(shutdown: &mut watch::Receiver<bool>) {
+    let _ = shutdown.wait_for(|s| *s).await;
+}
+
+/// Let a flag fall, or a first-move timer run out, the moment it is due.
+async fn run_timer(app: Arc<App>, h: Arc<RoomHandle>) {
     let mut shutdown = app.shutdown.clone();
     loop {
         let deadline = {
-            let g = h.inner.lock().await;
-            if g.m.result.is_some() {
+            let slot = h.slot.lock().await;
+            if slot.evicted || slot.room.m.result.is_some() {
                 return;
             }
-            g.m.clock.deadline()
+            slot.room.next_deadline()
         };
         let sleep = async {
             match deadline {
-                Some(d) => tokio::time::sleep(Duration::from_millis(d.saturating_sub(now_ms()))).await,
+                Some(d) => app.time.sleep_until(d).await,
                 None => std::future::pending::<()>().await,
             }
         };
         tokio::select! {
             _ = sleep => {
-                let mut g = h.inner.lock().await;
-                let snapshot = g.snapshot();
-                if let Some(writes) = g.tick(now_ms()) {
-                    match app.commit(&mut g, writes, snapshot).await {
-                        Ok(()) => {
-                            if let Some(r) = &g.m.result {
-                                tracing::info!(game = %g.id, reason = %r.reason, "time ran out");
-                            }
-                            app.publish(&h, &mut g);
+                let mut slot = h.slot.clone().lock_owned().await;
+                if slot.evicted {
+                    return;
+                }
+                match app.mutate(&h, &mut slot, |room, ctx| (room.tick(ctx), Vec::new())).await {
+                    Ok((true, _)) => {
+                        if let Some(r) = &slot.room.m.result {
+                            tracing::info!(game = %h.id, reason = %r.reason, "time ran out");
                         }
-                        Err(e) => {
-                            tracing::error!(game = %g.id, error = %e, "cannot save a flag fall; retrying");
-                            drop(g);
-                            tokio::time::sleep(Duration::from_millis(200)).await;
-                        }
+                    }
+                    Ok((false, _)) => {}
+                    Err(e) => {
+                        tracing::error!(game = %h.id, error = %e, "cannot save a time event; retrying");
+                        drop(slot);
+                        app.time.sleep(200).await;
                     }
                 }
             }
@@ -497,15 +641,34 @@ async fn run_timer(app: Arc<App>, h: Arc<GameHandle>) {
 
 /// Record every second that the server is alive, so a restart knows how
 /// long it was down.
-pub async fn heartbeat(app: Arc<App>) {
+pub(crate) async fn heartbeat(app: Arc<App>) {
     let mut shutdown = app.shutdown.clone();
-    let mut every = tokio::time::interval(Duration::from_secs(1));
     loop {
         tokio::select! {
-            _ = every.tick() => {
-                if let Err(e) = app.store.commit(vec![Write::Heartbeat(now_ms())]).await {
+            _ = app.time.sleep(1_000) => {
+                if let Err(e) = app.store.heartbeat(app.time.now_ms()).await {
                     tracing::warn!(error = %e, "heartbeat not saved");
                 }
+            }
+            _ = shutdown.changed() => return,
+        }
+    }
+}
+
+/// Eviction, expiry and forgetting quiet clients, every few seconds.
+pub(crate) async fn housekeeping(app: Arc<App>) {
+    let mut shutdown = app.shutdown.clone();
+    loop {
+        tokio::select! {
+            _ = app.time.sleep(app.cfg.rooms.housekeeping_ms) => {
+                let evicted = app.evict();
+                if evicted > 0 {
+                    tracing::debug!(evicted, "games left memory");
+                }
+                if let Err(e) = app.expire().await {
+                    tracing::warn!(error = %e, "expiry failed");
+                }
+                app.limits.forget_quiet_clients();
             }
             _ = shutdown.changed() => return,
         }

@@ -1,37 +1,56 @@
 //! Every error the API reports: a status, a stable code and a message a
-//! person can read, always sent as a JSON object.
+//! person can read, always sent as a JSON object (docs/api.md lists the
+//! codes).
 
-use axum::http::StatusCode;
+use crate::room::RoomError;
+use crate::store::StoreError;
+use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde_json::json;
-use tabula_core::matches::MatchError;
-use tabula_core::TabulaError;
+use tabula_core::{MoveErrorKind, TabulaError};
 
-#[derive(Debug, Clone)]
+/// An error answer.
+#[derive(Debug, Clone, thiserror::Error)]
+#[error("{code}: {message}")]
 pub struct ApiError {
+    /// The HTTP status.
     pub status: StatusCode,
+    /// The stable, machine-readable code.
     pub code: &'static str,
+    /// For people.
     pub message: String,
+    /// Seconds to wait before trying again (429 and 503).
+    pub retry_after_secs: Option<u64>,
 }
 
 impl ApiError {
+    /// Any error.
     pub fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> Self {
-        ApiError { status, code, message: message.into() }
+        ApiError { status, code, message: message.into(), retry_after_secs: None }
     }
+    /// 400 with this code.
     pub fn bad_request(code: &'static str, message: impl Into<String>) -> Self {
         Self::new(StatusCode::BAD_REQUEST, code, message)
     }
-    pub fn conflict(code: &'static str, message: impl Into<String>) -> Self {
-        Self::new(StatusCode::CONFLICT, code, message)
-    }
+    /// 404 `not_found`.
     pub fn not_found(message: impl Into<String>) -> Self {
         Self::new(StatusCode::NOT_FOUND, "not_found", message)
     }
-    pub fn bad_token() -> Self {
-        Self::new(StatusCode::FORBIDDEN, "bad_token", "this seat token does not hold a seat in this game")
-    }
+    /// 500 `internal`.
     pub fn internal(message: impl Into<String>) -> Self {
         Self::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", message)
+    }
+    /// 429 `rate_limited`, to try again after `secs`.
+    pub fn rate_limited(what: &str, secs: u64) -> Self {
+        let secs = secs.max(1);
+        ApiError {
+            retry_after_secs: Some(secs),
+            ..Self::new(
+                StatusCode::TOO_MANY_REQUESTS,
+                "rate_limited",
+                format!("too many {what} from your address; try again in {secs} s"),
+            )
+        }
     }
 
     /// The `error` object inside every error message.
@@ -40,22 +59,20 @@ impl ApiError {
     }
 }
 
-impl std::fmt::Display for ApiError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}: {}", self.code, self.message)
-    }
-}
-
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        (self.status, axum::Json(json!({ "v": 1, "error": self.body() }))).into_response()
+        let mut response = (self.status, axum::Json(json!({ "v": 1, "error": self.body() }))).into_response();
+        if let Some(secs) = self.retry_after_secs {
+            response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(secs));
+        }
+        response
     }
 }
 
 impl From<TabulaError> for ApiError {
     fn from(e: TabulaError) -> Self {
         let status = match &e {
-            TabulaError::Move(m) if m.kind == tabula_core::MoveErrorKind::GameOver => StatusCode::CONFLICT,
+            TabulaError::Move(m) if m.kind == MoveErrorKind::GameOver => StatusCode::CONFLICT,
             TabulaError::Move(_) => StatusCode::UNPROCESSABLE_ENTITY,
             TabulaError::Record(_) => StatusCode::INTERNAL_SERVER_ERROR,
             _ => StatusCode::BAD_REQUEST,
@@ -64,12 +81,32 @@ impl From<TabulaError> for ApiError {
     }
 }
 
-impl From<MatchError> for ApiError {
-    fn from(e: MatchError) -> Self {
-        match &e {
-            MatchError::Move(m) => ApiError::from(TabulaError::Move(m.clone())),
-            MatchError::Finished(_) => ApiError::conflict("game_over", e.to_string()),
-            MatchError::TimeUp(_) => ApiError::conflict("time_up", e.to_string()),
+impl From<StoreError> for ApiError {
+    fn from(e: StoreError) -> Self {
+        ApiError::internal(e.to_string())
+    }
+}
+
+impl From<RoomError> for ApiError {
+    fn from(e: RoomError) -> Self {
+        let message = e.to_string();
+        let conflict = |code| ApiError::new(StatusCode::CONFLICT, code, message.clone());
+        match e {
+            RoomError::NotFound(_) => ApiError::not_found(message),
+            RoomError::BadToken => ApiError::new(StatusCode::FORBIDDEN, "bad_token", message),
+            RoomError::BadInvite => ApiError::new(StatusCode::FORBIDDEN, "bad_invite", message),
+            RoomError::SeatTaken => conflict("seat_taken"),
+            RoomError::NotYourTurn { .. } => conflict("not_your_turn"),
+            RoomError::StalePly { .. } => conflict("stale_ply"),
+            RoomError::WaitingForOpponent => conflict("waiting_for_opponent"),
+            RoomError::GameOver { .. } => conflict("game_over"),
+            RoomError::TimeUp { .. } => conflict("time_up"),
+            RoomError::NoDrawOffer => conflict("no_draw_offer"),
+            RoomError::NotFinished => conflict("not_finished"),
+            RoomError::CannotAbort => conflict("cannot_abort"),
+            RoomError::Move(m) => ApiError::from(TabulaError::Move(m)),
+            RoomError::Game(g) => ApiError::from(g),
+            RoomError::Store(_) | RoomError::Damaged { .. } => ApiError::internal(message),
         }
     }
 }

@@ -1,10 +1,15 @@
-//! The JSON-over-HTTP API (see docs/api.md).
+//! The JSON-over-HTTP API (see docs/api.md). Handlers only translate: a
+//! request becomes a room [`Command`] run by [`App::execute`], and its
+//! outcome or error becomes JSON.
 
-use crate::app::{now_ms, App, GameHandle, SeatRequest};
+use crate::app::{App, CreateRequest, SeatRequest};
 use crate::error::ApiError;
-use crate::game::SeatKind;
+use crate::net::ClientAddr;
+use crate::room::{summary_json, Actor, Command, DrawAction, Outcome, RoomStatus};
+use crate::store::ListFilter;
 use axum::body::Bytes;
-use axum::extract::{FromRequest, Path, RawQuery, Request, State};
+use axum::extract::{FromRequest, FromRequestParts, Request, State};
+use axum::http::request::Parts;
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -12,20 +17,22 @@ use axum::{Json, Router};
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
+use std::net::{IpAddr, Ipv4Addr};
 use std::sync::Arc;
 use tabula_core::record::GameLog;
-use tabula_core::{Player, TimeControl};
+use tabula_core::TimeControl;
 
+/// The state every handler gets.
 pub type AppState = Arc<App>;
 
-/// Largest request body accepted.
-pub const MAX_BODY_BYTES: usize = 64 * 1024;
 const MAX_NAME_CHARS: usize = 40;
 
 /// The OpenAPI document, checked in beside the code.
 pub const OPENAPI: &str = include_str!("../openapi.json");
 
+/// The API's routes, the WebSocket and the embedded front end.
 pub fn router(app: AppState) -> Router {
+    let compression = tower_http::compression::CompressionLayer::new();
     Router::new()
         .route("/api/health", get(health))
         .route("/api/openapi.json", get(openapi))
@@ -36,13 +43,15 @@ pub fn router(app: AppState) -> Router {
         .route("/api/games/{id}/move", post(play_move))
         .route("/api/games/{id}/resign", post(resign))
         .route("/api/games/{id}/draw", post(draw))
+        .route("/api/games/{id}/abort", post(abort))
         .route("/api/games/{id}/rematch", post(rematch))
         .route("/api/games/{id}/export", get(export))
         .route("/api/games/{id}/positions/{ply}", get(position_at))
         .route("/api/games/{id}/ws", get(crate::ws::upgrade))
         .fallback(crate::web::fallback)
         .method_not_allowed_fallback(method_not_allowed)
-        .layer(axum::extract::DefaultBodyLimit::max(MAX_BODY_BYTES))
+        .layer(axum::extract::DefaultBodyLimit::max(app.cfg.net.max_body_bytes))
+        .layer(compression)
         .with_state(app)
 }
 
@@ -50,32 +59,84 @@ async fn method_not_allowed() -> ApiError {
     ApiError::new(StatusCode::METHOD_NOT_ALLOWED, "method_not_allowed", "this path does not take this method")
 }
 
-/// A JSON body whose every failure is a JSON error (`bad_json`, `too_large`).
+/// The client's address (limits count by it).
+pub struct Client(pub IpAddr);
+
+impl<S: Send + Sync> FromRequestParts<S> for Client {
+    type Rejection = ApiError;
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
+        let addr = parts.extensions.get::<ClientAddr>().map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |c| c.0);
+        Ok(Client(addr))
+    }
+}
+
+/// Path parameters whose every failure (bad UTF-8 included) is JSON.
+pub struct ApiPath<T>(pub T);
+
+impl<S: Send + Sync, T: DeserializeOwned + Send> FromRequestParts<S> for ApiPath<T> {
+    type Rejection = ApiError;
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        axum::extract::Path::<T>::from_request_parts(parts, state)
+            .await
+            .map(|p| ApiPath(p.0))
+            .map_err(|e| ApiError::bad_request("bad_request", format!("bad path: {}", e.body_text())))
+    }
+}
+
+/// A query string, percent-decoded, whose every failure is JSON.
+pub struct ApiQuery<T>(pub T);
+
+impl<S: Send + Sync, T: DeserializeOwned> FromRequestParts<S> for ApiQuery<T> {
+    type Rejection = ApiError;
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        axum::extract::Query::<T>::from_request_parts(parts, state)
+            .await
+            .map(|q| ApiQuery(q.0))
+            .map_err(|e| ApiError::bad_request("bad_request", e.body_text()))
+    }
+}
+
+/// A JSON body whose every failure is a JSON error (`bad_json`,
+/// `too_large`, `timeout`). The body must arrive within the body timeout.
 pub struct JsonBody<T>(pub T);
 
-impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
+impl<T: DeserializeOwned> FromRequest<AppState> for JsonBody<T> {
     type Rejection = ApiError;
 
-    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
-        let bytes = Bytes::from_request(req, state).await.map_err(|e| {
-            if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
+    async fn from_request(req: Request, app: &AppState) -> Result<Self, Self::Rejection> {
+        let limit = app.cfg.net.max_body_bytes;
+        let read = Bytes::from_request(req, app);
+        let bytes = app
+            .time
+            .timeout(app.cfg.net.body_timeout_ms, read)
+            .await
+            .map_err(|_| {
                 ApiError::new(
-                    StatusCode::PAYLOAD_TOO_LARGE,
-                    "too_large",
-                    format!("the body is over {MAX_BODY_BYTES} bytes"),
+                    StatusCode::REQUEST_TIMEOUT,
+                    "timeout",
+                    format!("the body did not arrive within {} ms", app.cfg.net.body_timeout_ms),
                 )
-            } else {
-                ApiError::bad_request("bad_json", e.body_text())
-            }
-        })?;
+            })?
+            .map_err(|e| {
+                if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
+                    ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, "too_large", format!("the body is over {limit} bytes"))
+                } else {
+                    ApiError::bad_request("bad_json", e.body_text())
+                }
+            })?;
         serde_json::from_slice(&bytes)
             .map(JsonBody)
             .map_err(|e| ApiError::bad_request("bad_json", format!("the body is not valid JSON for this request: {e}")))
     }
 }
 
-async fn health() -> Json<Value> {
-    Json(json!({ "v": 1, "ok": true }))
+async fn health(State(app): State<AppState>) -> Json<Value> {
+    let h = app.health();
+    Json(json!({
+        "v": 1, "ok": true,
+        "games_in_memory": h.games_in_memory, "connections": h.connections,
+        "ai_thinking": h.ai_thinking, "ai_queued": h.ai_queued,
+    }))
 }
 
 async fn openapi() -> Response {
@@ -109,49 +170,33 @@ async fn games_meta(State(app): State<AppState>) -> Json<Value> {
     Json(json!({ "v": 1, "games": games, "time_controls": ["none", "fischer"] }))
 }
 
-fn query_pairs(raw: &Option<String>) -> Vec<(String, String)> {
-    raw.as_deref()
-        .unwrap_or("")
-        .split('&')
-        .filter(|s| !s.is_empty())
-        .map(|kv| match kv.split_once('=') {
-            Some((k, v)) => (k.to_string(), v.to_string()),
-            None => (kv.to_string(), String::new()),
-        })
-        .collect()
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ListQuery {
+    #[serde(default)]
+    status: Option<String>,
+    #[serde(default)]
+    game: Option<String>,
+    #[serde(default)]
+    limit: Option<String>,
 }
 
-async fn list_games(State(app): State<AppState>, RawQuery(raw): RawQuery) -> Result<Json<Value>, ApiError> {
-    let mut status: Option<String> = None;
-    let mut game: Option<String> = None;
-    let mut limit = 50u32;
-    for (k, v) in query_pairs(&raw) {
-        match k.as_str() {
-            "status" => match v.as_str() {
-                "live" | "waiting" | "finished" => status = Some(v),
-                "all" | "" => status = None,
-                _ => {
-                    return Err(ApiError::bad_request(
-                        "bad_request",
-                        format!("status '{v}' is not live, waiting, finished or all"),
-                    ))
-                }
-            },
-            "game" => game = Some(app.registry.get(&v)?.id().to_string()),
-            "limit" => {
-                limit = v.parse::<u32>().ok().filter(|n| (1..=500).contains(n)).ok_or_else(|| {
-                    ApiError::bad_request("bad_request", format!("limit '{v}' is not a number from 1 to 500"))
-                })?
-            }
-            _ => return Err(ApiError::bad_request("bad_request", format!("unknown query parameter '{k}'"))),
+async fn list_games(State(app): State<AppState>, ApiQuery(q): ApiQuery<ListQuery>) -> Result<Json<Value>, ApiError> {
+    let status = match q.status.as_deref() {
+        None | Some("") | Some("all") => None,
+        Some(s) => {
+            Some(s.parse::<RoomStatus>().map_err(|e| ApiError::bad_request("bad_request", format!("{e} (or all)")))?)
         }
-    }
-    let rows = app
-        .store
-        .read(move |c| crate::db::list_games(c, status.as_deref(), game.as_deref(), limit))
-        .await
-        .map_err(ApiError::internal)?;
-    let games: Vec<Value> = rows.iter().map(|r| crate::game::summary_json(app.registry.get(&r.game).ok(), r)).collect();
+    };
+    let game = q.game.map(|g| app.registry.get(&g).map(|g| g.id().to_string())).transpose()?;
+    let limit = match q.limit {
+        None => 50,
+        Some(v) => v.parse::<u32>().ok().filter(|n| (1..=500).contains(n)).ok_or_else(|| {
+            ApiError::bad_request("bad_request", format!("limit '{v}' is not a number from 1 to 500"))
+        })?,
+    };
+    let rows = app.store.list(ListFilter { status, game, limit }).await?;
+    let games: Vec<Value> = rows.iter().map(|r| summary_json(app.registry.get(&r.game).ok(), r)).collect();
     Ok(Json(json!({ "v": 1, "games": games })))
 }
 
@@ -165,7 +210,7 @@ struct CreateSeat {
 }
 
 #[derive(Deserialize)]
-struct CreateRequest {
+struct CreateBody {
     game: String,
     #[serde(default)]
     options: Option<Map<String, Value>>,
@@ -212,8 +257,10 @@ pub fn parse_time_control(v: &Value) -> Result<TimeControl, ApiError> {
 
 async fn create_game(
     State(app): State<AppState>,
-    JsonBody(req): JsonBody<CreateRequest>,
+    Client(client): Client,
+    JsonBody(req): JsonBody<CreateBody>,
 ) -> Result<Response, ApiError> {
+    app.limits.check_create(client)?;
     let game = app.registry.get(&req.game)?;
     let mut options = Vec::new();
     for (k, v) in req.options.unwrap_or_default() {
@@ -231,10 +278,10 @@ async fn create_game(
         options.push((k, text));
     }
     let time_control = parse_time_control(req.time_control.as_ref().unwrap_or(&Value::Null))?;
-    let seat_reqs = match req.seats {
+    let seat_bodies = match req.seats {
         None => vec![
             CreateSeat { kind: "me".into(), name: None, level: None },
-            CreateSeat { kind: "ai".into(), name: None, level: Some(game.default_level().to_string()) },
+            CreateSeat { kind: "ai".into(), name: None, level: None },
         ],
         Some(s) if s.len() == 2 => s,
         Some(s) => {
@@ -244,38 +291,41 @@ async fn create_game(
             ))
         }
     };
-    let mut seats = Vec::new();
-    for (i, s) in seat_reqs.into_iter().enumerate() {
+    let mut seats = Vec::with_capacity(2);
+    for (i, s) in seat_bodies.into_iter().enumerate() {
         let name = clean_name(s.name)?;
-        let (kind, mine) = match s.kind.as_str() {
-            "me" | "human" => (SeatKind::Human, true),
-            "open" => (SeatKind::Open, false),
-            "ai" => (SeatKind::Ai, false),
+        seats.push(match s.kind.as_str() {
+            "me" | "human" => SeatRequest::Me { name },
+            "open" => SeatRequest::Open { name },
+            "ai" => SeatRequest::Ai { level: s.level },
             other => {
                 return Err(ApiError::bad_request(
                     "bad_request",
                     format!("seat {}: kind '{other}' is not me, open or ai", i + 1),
                 ))
             }
-        };
-        seats.push(SeatRequest { kind, mine, name, level: s.level });
+        });
     }
-    let seats: [SeatRequest; 2] = seats.try_into().map_err(|_| ApiError::bad_request("bad_request", "two seats"))?;
-    let created = app.create(game, &options, time_control, seats, req.seed).await?;
-    let tokens: Map<String, Value> = created.tokens.into_iter().map(|(p, t)| (p, Value::String(t))).collect();
-    let invites: Vec<Value> = created
-        .invites
-        .into_iter()
-        .map(|(p, code)| json!({ "player": p, "code": code, "url": format!("/game/{}?invite={code}", created.id) }))
-        .collect();
+    let seats: [SeatRequest; 2] =
+        seats.try_into().map_err(|_| ApiError::bad_request("bad_request", "a game has two seats"))?;
+    let created = app.create(CreateRequest { game, options, time_control, seats, seed: req.seed }).await?;
+    let tokens: Map<String, Value> =
+        created.tokens.into_iter().map(|(p, t)| (p.to_string(), Value::String(t))).collect();
+    let invites = invites_json(&created.id, &created.invites);
     Ok((StatusCode::CREATED, Json(json!({ "v": 1, "game": created.game, "tokens": tokens, "invites": invites })))
         .into_response())
 }
 
-async fn fetch_game(State(app): State<AppState>, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
-    let h = app.get(&id).await?;
-    let g = h.inner.lock().await;
-    Ok(Json(g.to_json(now_ms())))
+fn invites_json(id: &str, invites: &[(&'static str, String)]) -> Vec<Value> {
+    invites
+        .iter()
+        .map(|(p, code)| json!({ "player": p, "code": code, "url": format!("/game/{id}?invite={code}") }))
+        .collect()
+}
+
+async fn fetch_game(State(app): State<AppState>, ApiPath(id): ApiPath<String>) -> Result<Json<Value>, ApiError> {
+    let (_, slot) = app.lock(&id).await?;
+    Ok(Json(slot.room.to_json(app.time.now_ms())))
 }
 
 fn game_answer(game: Value) -> Json<Value> {
@@ -283,7 +333,8 @@ fn game_answer(game: Value) -> Json<Value> {
 }
 
 #[derive(Deserialize)]
-struct JoinRequest {
+struct JoinBody {
+    #[serde(default)]
     invite: String,
     #[serde(default)]
     name: Option<String>,
@@ -291,170 +342,101 @@ struct JoinRequest {
 
 async fn join_game(
     State(app): State<AppState>,
-    Path(id): Path<String>,
-    JsonBody(req): JsonBody<JoinRequest>,
+    ApiPath(id): ApiPath<String>,
+    JsonBody(req): JsonBody<JoinBody>,
 ) -> Result<Json<Value>, ApiError> {
     let name = clean_name(req.name)?;
-    let h = app.get(&id).await?;
-    let mut g = h.inner.lock().await;
-    let idx = g
-        .seats
-        .iter()
-        .position(|s| s.invite.as_deref().is_some_and(|c| crate::game::same_secret(c, &req.invite)))
-        .ok_or_else(|| ApiError::new(StatusCode::FORBIDDEN, "bad_invite", "this invite code is not for this game"))?;
-    if g.seats[idx].kind != SeatKind::Open {
-        return Err(ApiError::conflict("seat_taken", "someone has already joined through this invite"));
-    }
-    if let Some(r) = &g.m.result {
-        return Err(ApiError::conflict("game_over", format!("the game is over ({})", r.reason)));
-    }
-    let snapshot = g.snapshot();
-    let token = crate::app::random_string(32);
-    let player = g.players()[idx];
-    let seat = &mut g.seats[idx];
-    seat.kind = SeatKind::Human;
-    seat.token = Some(token.clone());
-    seat.name = name.unwrap_or_else(|| if seat.name.is_empty() { player.to_string() } else { seat.name.clone() });
-    let now = now_ms();
-    if g.is_live() {
-        g.m.clock.start(now);
-    }
-    let writes = g.finish(None, now);
-    app.commit(&mut g, writes, snapshot).await?;
-    app.publish(&h, &mut g);
-    tracing::info!(game = %id, player, "seat joined");
-    Ok(Json(json!({ "v": 1, "player": player, "token": token, "game": g.to_json(now) })))
+    let (outcome, game) = app.execute(&id, Actor::Guest, Command::Join { invite: req.invite, name }).await?;
+    let Outcome::Joined { player, token } = outcome else { unreachable!("join answers with a seat") };
+    let player = game["players"][player.index()].clone();
+    tracing::info!(game = %id, %player, "seat joined");
+    Ok(Json(json!({ "v": 1, "player": player, "token": token, "game": game })))
 }
 
 #[derive(Deserialize)]
-struct MoveRequest {
-    token: String,
+struct MoveBody {
+    #[serde(default)]
+    token: Option<String>,
     #[serde(rename = "move")]
     text: String,
     #[serde(default)]
     ply: Option<u32>,
 }
 
-/// Play a move with a seat token (HTTP and WebSocket); returns the plies
-/// played after it.
-pub async fn do_move(
-    app: &AppState,
-    h: &Arc<GameHandle>,
-    token: &str,
-    text: &str,
-    ply: Option<u32>,
-) -> Result<u32, ApiError> {
-    let mut g = h.inner.lock().await;
-    let player = g.seat_of(token)?;
-    app.play_move(h, &mut g, player, text, ply).await?;
-    Ok(g.moves.len() as u32)
-}
-
 async fn play_move(
     State(app): State<AppState>,
-    Path(id): Path<String>,
-    JsonBody(req): JsonBody<MoveRequest>,
+    Client(client): Client,
+    ApiPath(id): ApiPath<String>,
+    JsonBody(req): JsonBody<MoveBody>,
 ) -> Result<Json<Value>, ApiError> {
-    let h = app.get(&id).await?;
-    do_move(&app, &h, &req.token, &req.text, req.ply).await?;
-    // The state this move produced, as pushed to the watchers.
-    let pushed: Value = serde_json::from_str(h.latest().as_str()).map_err(|e| ApiError::internal(e.to_string()))?;
-    Ok(game_answer(pushed["game"].clone()))
+    app.limits.check_move(client)?;
+    let (_, game) =
+        app.execute(&id, Actor::from_token(req.token), Command::Move { text: req.text, ply: req.ply }).await?;
+    Ok(game_answer(game))
 }
 
 #[derive(Deserialize)]
-struct TokenRequest {
-    token: String,
-}
-
-pub async fn do_resign(app: &AppState, h: &Arc<GameHandle>, token: &str) -> Result<Value, ApiError> {
-    let mut g = h.inner.lock().await;
-    let player = g.seat_of(token)?;
-    let now = now_ms();
-    let snapshot = g.snapshot();
-    let Some(result) = g.m.resign(player, now) else {
-        return Err(ApiError::conflict("game_over", "the game is already over"));
-    };
-    let writes = g.finish(Some(result), now);
-    app.commit(&mut g, writes, snapshot).await?;
-    app.publish(h, &mut g);
-    Ok(g.to_json(now))
+struct TokenBody {
+    #[serde(default)]
+    token: Option<String>,
 }
 
 async fn resign(
     State(app): State<AppState>,
-    Path(id): Path<String>,
-    JsonBody(req): JsonBody<TokenRequest>,
+    ApiPath(id): ApiPath<String>,
+    JsonBody(req): JsonBody<TokenBody>,
 ) -> Result<Json<Value>, ApiError> {
-    let h = app.get(&id).await?;
-    Ok(game_answer(do_resign(&app, &h, &req.token).await?))
+    let (_, game) = app.execute(&id, Actor::from_token(req.token), Command::Resign).await?;
+    Ok(game_answer(game))
+}
+
+async fn abort(
+    State(app): State<AppState>,
+    ApiPath(id): ApiPath<String>,
+    JsonBody(req): JsonBody<TokenBody>,
+) -> Result<Json<Value>, ApiError> {
+    let (_, game) = app.execute(&id, Actor::from_token(req.token), Command::Abort).await?;
+    Ok(game_answer(game))
 }
 
 #[derive(Deserialize)]
-struct DrawRequest {
-    token: String,
+struct DrawBody {
+    #[serde(default)]
+    token: Option<String>,
     action: String,
 }
 
-pub async fn do_draw(app: &AppState, h: &Arc<GameHandle>, token: &str, action: &str) -> Result<Value, ApiError> {
-    let mut g = h.inner.lock().await;
-    let player: Player = g.seat_of(token)?;
-    if let Some(r) = &g.m.result {
-        return Err(ApiError::conflict("game_over", format!("the game is over ({})", r.reason)));
-    }
-    let now = now_ms();
-    let snapshot = g.snapshot();
-    let offered_by_opponent = g.draw_offer == Some(player.other());
-    match action {
-        "offer" if offered_by_opponent => {
-            let r = g.m.agree_draw(now);
-            g.finish(r, now);
-        }
-        "offer" => {
-            // An AI declines at once: engines do not judge draws here.
-            if g.seats[player.other().index()].kind != SeatKind::Ai {
-                g.draw_offer = Some(player);
-            }
-        }
-        "accept" | "decline" if !offered_by_opponent => {
-            return Err(ApiError::conflict("no_draw_offer", "your opponent has not offered a draw"));
-        }
-        "accept" => {
-            let r = g.m.agree_draw(now);
-            g.finish(r, now);
-        }
-        "decline" => g.draw_offer = None,
-        other => {
-            return Err(ApiError::bad_request(
-                "bad_request",
-                format!("draw action '{other}' is not offer, accept or decline"),
-            ))
-        }
-    }
-    g.updated_at_ms = now;
-    let writes = vec![g.game_write()];
-    app.commit(&mut g, writes, snapshot).await?;
-    app.publish(h, &mut g);
-    Ok(g.to_json(now))
+/// Read a draw action, with the error the API has always given.
+pub fn draw_action(action: &str) -> Result<DrawAction, ApiError> {
+    serde_json::from_value(json!(action)).map_err(|_| {
+        ApiError::bad_request("bad_request", format!("draw action '{action}' is not offer, accept or decline"))
+    })
 }
 
 async fn draw(
     State(app): State<AppState>,
-    Path(id): Path<String>,
-    JsonBody(req): JsonBody<DrawRequest>,
+    ApiPath(id): ApiPath<String>,
+    JsonBody(req): JsonBody<DrawBody>,
 ) -> Result<Json<Value>, ApiError> {
-    let h = app.get(&id).await?;
-    Ok(game_answer(do_draw(&app, &h, &req.token, &req.action).await?))
+    let action = draw_action(&req.action)?;
+    let (_, game) = app.execute(&id, Actor::from_token(req.token), Command::Draw(action)).await?;
+    Ok(game_answer(game))
 }
 
 async fn rematch(
     State(app): State<AppState>,
-    Path(id): Path<String>,
-    JsonBody(req): JsonBody<TokenRequest>,
+    ApiPath(id): ApiPath<String>,
+    JsonBody(req): JsonBody<TokenBody>,
 ) -> Result<Response, ApiError> {
-    let h = app.get(&id).await?;
-    let (game, player, token) = app.rematch(&h, &req.token).await?;
-    Ok((StatusCode::CREATED, Json(json!({ "v": 1, "game": game, "tokens": { player: token } }))).into_response())
+    let token = req.token.clone().unwrap_or_default();
+    let started = app.rematch(&id, Actor::from_token(req.token)).await?;
+    let new_id = started.game["id"].as_str().unwrap_or_default().to_string();
+    let invites = invites_json(&new_id, &started.invites);
+    Ok((
+        StatusCode::CREATED,
+        Json(json!({ "v": 1, "game": started.game, "tokens": { started.player: token }, "invites": invites })),
+    )
+        .into_response())
 }
 
 /// Days since 1970-01-01 to a civil date (Howard Hinnant's algorithm).
@@ -471,16 +453,16 @@ fn civil_date(ms: u64) -> String {
     format!("{y:04}-{m:02}-{d:02}")
 }
 
-async fn export(State(app): State<AppState>, Path(id): Path<String>) -> Result<Response, ApiError> {
-    let h = app.get(&id).await?;
-    let g = h.inner.lock().await;
+async fn export(State(app): State<AppState>, ApiPath(id): ApiPath<String>) -> Result<Response, ApiError> {
+    let (_, slot) = app.lock(&id).await?;
+    let g = &slot.room;
     let players = g.players();
     let log = GameLog {
         game: g.game.id().to_string(),
         options: g.options.clone(),
         start_position: None,
         moves: g.moves.iter().map(|m| m.text.clone()).collect(),
-        players: [g.seats[0].name.clone(), g.seats[1].name.clone()],
+        players: [g.seat_name(tabula_core::Player::First), g.seat_name(tabula_core::Player::Second)],
         result: g.m.result.as_ref().map(|r| r.winner.map_or("draw".to_string(), |w| players[w.index()].to_string())),
         reason: g.m.result.as_ref().map(|r| r.reason.clone()),
         date: Some(civil_date(g.created_at_ms)),
@@ -501,23 +483,21 @@ async fn export(State(app): State<AppState>, Path(id): Path<String>) -> Result<R
 /// through a game with it, so the browser never re-implements a rule).
 async fn position_at(
     State(app): State<AppState>,
-    Path((id, ply)): Path<(String, String)>,
+    ApiPath((id, ply)): ApiPath<(String, String)>,
 ) -> Result<Json<Value>, ApiError> {
     let ply: usize = ply
         .parse()
         .map_err(|_| ApiError::bad_request("bad_request", format!("ply must be a number of plies, not '{ply}'")))?;
-    let h = app.get(&id).await?;
     let (game, options, moves) = {
-        let g = h.inner.lock().await;
+        let (_, slot) = app.lock(&id).await?;
+        let g = &slot.room;
         if ply > g.moves.len() {
             return Err(ApiError::not_found(format!("game {id} has {} plies, not {ply}", g.moves.len())));
         }
         (g.game, g.options.clone(), g.moves[..ply].iter().map(|m| m.text.clone()).collect::<Vec<_>>())
     };
-    let mut state = game.new_state(&options)?;
-    for (i, text) in moves.iter().enumerate() {
-        state.play(text).map_err(|e| ApiError::internal(format!("replaying move {} '{text}': {e}", i + 1)))?;
-    }
+    let moves: Vec<&str> = moves.iter().map(String::as_str).collect();
+    let state = game.replay(&options, None, &moves).map_err(|e| ApiError::internal(format!("replaying: {e}")))?;
     Ok(Json(json!({
         "v": 1, "id": id, "ply": ply, "move": moves.last(),
         "state": state.state_json(), "view": state.view(),
@@ -550,5 +530,11 @@ mod tests {
             "bad_time_control"
         );
         assert_eq!(parse_time_control(&json!(5)).unwrap_err().code, "bad_time_control");
+    }
+
+    #[test]
+    fn draw_actions() {
+        assert_eq!(draw_action("offer").unwrap(), DrawAction::Offer);
+        assert_eq!(draw_action("dance").unwrap_err().code, "bad_request");
     }
 }

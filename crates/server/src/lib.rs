@@ -1,68 +1,131 @@
 //! Tabula's game server (`tabula serve`): persistent games over HTTP and
 //! WebSocket, server-side clocks, AI seats, and the embedded web front end.
 //! The API is described in docs/api.md and `openapi.json`.
+//!
+//! The layers, bottom up:
+//! - [`store`]: storage behind one interface (SQLite now), with versioned
+//!   migrations and per-game failure isolation.
+//! - [`room`]: one game and every action on it, as typed commands.
+//! - `app`: the rooms in memory: locking, persisting, publishing, timers,
+//!   eviction and expiry; `ai`: the AI seats' thinking pool.
+//! - `http`, `ws`, `web`: translate requests into commands.
+//! - `net`: connections, with caps and timeouts; `limits`: rate limits.
+//! - [`time`]: the one source of time, so tests never sleep.
+#![warn(missing_docs)]
 
+mod ai;
 mod app;
-mod db;
+pub mod config;
 mod error;
-mod game;
 mod http;
+mod limits;
+mod net;
+pub mod room;
+pub mod store;
+pub mod time;
 mod web;
 mod ws;
 
-pub use app::App;
+pub use app::{App, Health};
+pub use config::Config;
 pub use error::ApiError;
 pub use http::{router, OPENAPI};
+pub use net::{default_max_connections, raise_fd_limit};
+pub use web::asset_version;
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::Ordering;
 use std::sync::Arc;
+use store::{SqliteStore, Store, StoreError};
 use tokio::net::TcpListener;
 use tokio::sync::watch;
 
+/// Why the server could not start or stopped badly.
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    /// The database could not be opened, locked or migrated.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// The unfinished games could not be resumed.
+    #[error("cannot resume the unfinished games: {0}")]
+    Resume(#[from] room::RoomError),
+    /// The address could not be used.
+    #[error("cannot listen on {addr}: {source}")]
+    Listen {
+        /// The address.
+        addr: String,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// Any other I/O failure.
+    #[error(transparent)]
+    Io(#[from] std::io::Error),
+    /// The server's task failed.
+    #[error("the server stopped unexpectedly: {0}")]
+    Crashed(#[from] tokio::task::JoinError),
+}
+
 /// A server running on the current tokio runtime.
 pub struct Running {
+    /// Where it listens.
     pub addr: SocketAddr,
+    /// Its state.
     pub app: Arc<App>,
     shutdown: watch::Sender<bool>,
-    task: tokio::task::JoinHandle<anyhow::Result<()>>,
+    task: tokio::task::JoinHandle<Result<(), ServeError>>,
 }
 
 impl Running {
-    /// Stop accepting, close every WebSocket, stop the engines, and wait.
-    pub async fn shutdown(self) -> anyhow::Result<()> {
+    /// Stop accepting, close every WebSocket, stop the engines, record the
+    /// time of the stop, release the database, and wait.
+    pub async fn shutdown(self) -> Result<(), ServeError> {
         let _ = self.shutdown.send(true);
         self.task.await?
     }
 
     /// Wait until the server stops by itself (it does not, unless it fails).
-    pub async fn wait(&mut self) -> anyhow::Result<()> {
+    pub async fn wait(&mut self) -> Result<(), ServeError> {
         (&mut self.task).await?
     }
 }
 
-/// Open the database, resume unfinished games and serve on `listener`.
-pub async fn start(listener: TcpListener, db_path: &Path) -> anyhow::Result<Running> {
-    let store = db::Store::open(db_path)?;
+/// Open the database at `db_path`, resume unfinished games and serve on
+/// `listener`, with the default limits.
+pub async fn start(listener: TcpListener, db_path: &Path) -> Result<Running, ServeError> {
+    start_with(listener, Config::new(db_path)).await
+}
+
+/// [`start`] with a configuration.
+pub async fn start_with(listener: TcpListener, config: Config) -> Result<Running, ServeError> {
+    let store: Arc<dyn Store> = Arc::new(SqliteStore::open(&config.db)?);
+    let max_connections = match config.net.max_connections {
+        0 => default_max_connections(),
+        n => n,
+    };
+    let conns = net::ConnectionSlots::new(max_connections, config.net.max_connections_per_client);
     let (shutdown_tx, shutdown_rx) = watch::channel(false);
-    let app = App::new(store, shutdown_rx.clone());
-    let resumed = app.resume_unfinished().await?;
+    let db = config.db.clone();
+    let app = App::new(store.clone(), config, conns, shutdown_rx.clone());
+    let resumed = match app.resume_unfinished().await {
+        Ok(n) => n,
+        Err(e) => {
+            let _ = store.close().await;
+            return Err(e.into());
+        }
+    };
     let addr = listener.local_addr()?;
-    tracing::info!(%addr, db = %db_path.display(), resumed, "tabula server started");
+    tracing::info!(%addr, db = %db.display(), resumed, max_connections, "tabula server started");
     tokio::spawn(app::heartbeat(app.clone()));
+    tokio::spawn(app::housekeeping(app.clone()));
     let router = http::router(app.clone());
     let app2 = app.clone();
-    let mut stop = shutdown_rx;
     let task = tokio::spawn(async move {
-        axum::serve(listener, router)
-            .with_graceful_shutdown(async move {
-                let _ = stop.wait_for(|s| *s).await;
-            })
-            .await?;
-        app2.stop_engines.store(true, Ordering::Relaxed);
+        net::serve(app2.clone(), router, listener, shutdown_rx).await;
+        app2.stop();
         // Mark the stop so the next start does not charge the downtime.
-        app2.store.commit(vec![db::Write::Heartbeat(app::now_ms())]).await.map_err(|e| anyhow::anyhow!(e))?;
+        let stopped = app2.store.heartbeat(app2.time.now_ms()).await;
+        app2.store.close().await?;
+        stopped?;
         tracing::info!("tabula server stopped");
         Ok(())
     });
@@ -96,15 +159,20 @@ async fn signal() {
 
 /// `tabula serve`: run until SIGINT/SIGTERM, then shut down gracefully.
 /// Prints `listening on http://ADDR` on stdout once ready.
-pub fn serve_blocking(addr: &str, db_path: &Path) -> anyhow::Result<()> {
+pub fn serve_blocking(addr: &str, config: Config) -> Result<(), ServeError> {
     let filter = tracing_subscriber::EnvFilter::try_from_env("TABULA_LOG")
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info,tower_http=warn,hyper=warn"));
     let ansi = std::io::IsTerminal::is_terminal(&std::io::stderr());
     let _ = tracing_subscriber::fmt().with_env_filter(filter).with_ansi(ansi).with_writer(std::io::stderr).try_init();
+    // Many connections need many descriptors: take what the system allows.
+    if let Some(limit) = raise_fd_limit(1 << 20) {
+        tracing::debug!(limit, "file descriptor limit");
+    }
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     runtime.block_on(async {
-        let listener = TcpListener::bind(addr).await.map_err(|e| anyhow::anyhow!("cannot listen on {addr}: {e}"))?;
-        let mut running = start(listener, db_path).await?;
+        let listener =
+            TcpListener::bind(addr).await.map_err(|source| ServeError::Listen { addr: addr.to_string(), source })?;
+        let mut running = start_with(listener, config).await?;
         println!("listening on http://{}", running.addr);
         use std::io::Write as _;
         let _ = std::io::stdout().flush();

@@ -1,34 +1,77 @@
-//! The WebSocket of a game: pushes every state change to players and
-//! spectators, and takes players' moves (see docs/api.md).
+//! The WebSocket of a game: pushes every change to players and spectators,
+//! and takes players' commands (see docs/api.md). It only translates: a
+//! message is read into [`ClientMessage`] and run as a room command.
+//!
+//! The server pings every socket; one that misses its pongs is closed. A
+//! message over the size limit closes the socket with 1009, a broken frame
+//! with 1002, invalid UTF-8 with 1007.
 
-use crate::app::GameHandle;
+use crate::app::RoomHandle;
 use crate::error::ApiError;
-use crate::http::{do_draw, do_move, do_resign, AppState};
+use crate::http::{draw_action, ApiPath, AppState, Client};
+use crate::room::{Actor, Command};
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
-use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
-use axum::extract::{Path, State};
+use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
+use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
+use serde::Deserialize;
 use serde_json::{json, Value};
+use std::net::IpAddr;
 use std::sync::Arc;
-use std::time::Instant;
 use tokio::sync::broadcast::error::RecvError;
 
-/// Largest message a client may send.
-pub const MAX_MESSAGE_BYTES: usize = 16 * 1024;
-/// Moves per second a connection may keep up, and the burst it may send.
-const MOVES_PER_SECOND: f64 = 20.0;
-const MOVE_BURST: f64 = 40.0;
+/// A message from a client (`{"v": 1, "type": ..., "id": ...}` around it).
+#[derive(Debug, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+enum ClientMessage {
+    Ping,
+    Move {
+        #[serde(default)]
+        token: Option<String>,
+        #[serde(rename = "move")]
+        text: String,
+        #[serde(default)]
+        ply: Option<u32>,
+    },
+    Resign {
+        #[serde(default)]
+        token: Option<String>,
+    },
+    Draw {
+        #[serde(default)]
+        token: Option<String>,
+        action: String,
+    },
+    Abort {
+        #[serde(default)]
+        token: Option<String>,
+    },
+    Rematch {
+        #[serde(default)]
+        token: Option<String>,
+    },
+}
 
+const MESSAGE_TYPES: &[&str] = &["ping", "move", "resign", "draw", "abort", "rematch"];
+
+/// `GET /api/games/{id}/ws`.
 pub async fn upgrade(
     State(app): State<AppState>,
-    Path(id): Path<String>,
+    Client(client): Client,
+    path: Result<ApiPath<String>, ApiError>,
     ws: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Response {
-    let h = match app.get(&id).await {
-        Ok(h) => h,
+    let ApiPath(id) = match path {
+        Ok(p) => p,
         Err(e) => return e.into_response(),
     };
+    if let Err(e) = app.limits.check_socket(client) {
+        return e.into_response();
+    }
+    if let Err(e) = app.room(&id).await {
+        return ApiError::from(e).into_response();
+    }
     let ws = match ws {
         Ok(ws) => ws,
         Err(e) => {
@@ -40,47 +83,47 @@ pub async fn upgrade(
             .into_response()
         }
     };
+    let max = app.cfg.net.max_ws_message_bytes;
     // A small read buffer: the default 128 KiB is zeroed on every read.
     ws.read_buffer_size(8 * 1024)
-        .max_message_size(MAX_MESSAGE_BYTES)
-        .max_frame_size(MAX_MESSAGE_BYTES)
-        .on_upgrade(move |socket| session(app, h, socket))
-}
-
-/// A token bucket for moves.
-struct RateLimit {
-    tokens: f64,
-    last: Instant,
-}
-
-impl RateLimit {
-    fn new() -> Self {
-        RateLimit { tokens: MOVE_BURST, last: Instant::now() }
-    }
-    fn allow(&mut self) -> bool {
-        let now = Instant::now();
-        self.tokens = (self.tokens + now.duration_since(self.last).as_secs_f64() * MOVES_PER_SECOND).min(MOVE_BURST);
-        self.last = now;
-        if self.tokens >= 1.0 {
-            self.tokens -= 1.0;
-            true
-        } else {
-            false
-        }
-    }
+        .max_message_size(max)
+        .max_frame_size(max)
+        .on_upgrade(move |socket| session(app, id, client, socket))
 }
 
 fn error_message(id: &Value, e: &ApiError) -> String {
     json!({ "v": 1, "type": "error", "id": id, "error": e.body() }).to_string()
 }
 
-async fn session(app: AppState, h: Arc<GameHandle>, mut socket: WebSocket) {
-    let mut updates = h.tx.subscribe();
+/// The close code for a read error, or `None` when the client just went.
+fn close_code(e: axum::Error) -> Option<(u16, &'static str)> {
+    use tungstenite::error::{CapacityError, Error};
+    match *e.into_inner().downcast::<Error>().ok()? {
+        Error::Capacity(CapacityError::MessageTooLong { .. }) => Some((1009, "message too big")),
+        Error::Capacity(_) => Some((1009, "too big")),
+        Error::Utf8(_) => Some((1007, "text is not valid UTF-8")),
+        Error::Protocol(tungstenite::error::ProtocolError::ResetWithoutClosingHandshake) => None,
+        Error::Protocol(_) => Some((1002, "protocol error")),
+        _ => None,
+    }
+}
+
+async fn close(socket: &mut WebSocket, code: u16, reason: &'static str) {
+    let _ = socket.send(Message::Close(Some(CloseFrame { code, reason: reason.into() }))).await;
+}
+
+async fn session(app: AppState, id: String, client: IpAddr, mut socket: WebSocket) {
+    let Ok((h, mut updates)) = app.watch(&id).await else {
+        close(&mut socket, 1011, "the game cannot be loaded").await;
+        return;
+    };
     let mut shutdown = app.shutdown.clone();
-    let mut limit = RateLimit::new();
     if socket.send(Message::Text(h.latest())).await.is_err() {
         return;
     }
+    let ping_every = app.cfg.net.ws_ping_interval_ms;
+    let mut missed = 0u32;
+    let mut next_ping = app.time.now_ms() + ping_every;
     loop {
         tokio::select! {
             update = updates.recv() => {
@@ -95,6 +138,7 @@ async fn session(app: AppState, h: Arc<GameHandle>, mut socket: WebSocket) {
                 }
             }
             incoming = socket.recv() => {
+                missed = 0;
                 let text = match incoming {
                     Some(Ok(Message::Text(t))) => t,
                     Some(Ok(Message::Binary(_))) => {
@@ -105,30 +149,44 @@ async fn session(app: AppState, h: Arc<GameHandle>, mut socket: WebSocket) {
                     Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
                     Some(Ok(Message::Close(_))) | None => break,
                     Some(Err(e)) => {
-                        tracing::debug!(game = %h.id, error = %e, "websocket closed on error");
+                        tracing::debug!(game = %h.id, error = %e, "websocket read failed");
+                        if let Some((code, reason)) = close_code(e) {
+                            close(&mut socket, code, reason).await;
+                        }
                         break;
                     }
                 };
-                let reply = handle_message(&app, &h, &mut limit, text.as_str()).await;
+                let reply = handle_message(&app, &h, client, text.as_str()).await;
                 if socket.send(Message::Text(reply.into())).await.is_err() {
                     break;
                 }
             }
-            _ = shutdown.changed() => {
-                let _ = socket.send(Message::Close(None)).await;
+            _ = app.time.sleep_until(next_ping) => {
+                if missed >= app.cfg.net.ws_missed_pongs {
+                    close(&mut socket, 1001, "no answer to ping").await;
+                    break;
+                }
+                missed += 1;
+                next_ping = app.time.now_ms() + ping_every;
+                if socket.send(Message::Ping(Default::default())).await.is_err() {
+                    break;
+                }
+            }
+            _ = crate::app::stopped(&mut shutdown) => {
+                close(&mut socket, 1001, "the server is stopping").await;
                 break;
             }
         }
     }
 }
 
-async fn handle_message(app: &AppState, h: &Arc<GameHandle>, limit: &mut RateLimit, text: &str) -> String {
+async fn handle_message(app: &AppState, h: &Arc<RoomHandle>, client: IpAddr, text: &str) -> String {
     let msg: Value = match serde_json::from_str(text) {
         Ok(v) => v,
         Err(e) => return error_message(&Value::Null, &ApiError::bad_request("bad_json", format!("not JSON: {e}"))),
     };
     let id = msg.get("id").cloned().unwrap_or(Value::Null);
-    match answer(app, h, limit, &msg).await {
+    match answer(app, h, client, msg).await {
         Ok(extra) => {
             let mut reply = json!({ "v": 1, "type": extra.0, "id": id });
             if let Some(ply) = extra.1 {
@@ -140,18 +198,7 @@ async fn handle_message(app: &AppState, h: &Arc<GameHandle>, limit: &mut RateLim
     }
 }
 
-fn field<'a>(msg: &'a Value, key: &str) -> Result<&'a str, ApiError> {
-    msg.get(key)
-        .and_then(Value::as_str)
-        .ok_or_else(|| ApiError::bad_request("bad_json", format!("the message needs a string field '{key}'")))
-}
-
-async fn answer(
-    app: &AppState,
-    h: &Arc<GameHandle>,
-    limit: &mut RateLimit,
-    msg: &Value,
-) -> Result<(&'static str, Option<u64>), ApiError> {
+fn parse(msg: Value) -> Result<ClientMessage, ApiError> {
     match msg.get("v") {
         Some(v) if v == 1 => {}
         other => {
@@ -161,36 +208,36 @@ async fn answer(
             ))
         }
     }
-    let ply_of = |g: &Value| g["state"]["plies"].as_u64();
-    match field(msg, "type")? {
-        "ping" => Ok(("pong", None)),
-        "move" => {
-            if !limit.allow() {
-                return Err(ApiError::new(StatusCode::TOO_MANY_REQUESTS, "rate_limited", "too many moves; slow down"));
-            }
-            let ply = match msg.get("ply") {
-                None | Some(Value::Null) => None,
-                Some(p) => Some(
-                    p.as_u64()
-                        .and_then(|p| u32::try_from(p).ok())
-                        .ok_or_else(|| ApiError::bad_request("bad_json", "ply must be a whole number"))?,
-                ),
-            };
-            let plies = do_move(app, h, field(msg, "token")?, field(msg, "move")?, ply).await?;
-            Ok(("ack", Some(plies as u64)))
-        }
-        "resign" => {
-            let game = do_resign(app, h, field(msg, "token")?).await?;
-            Ok(("ack", ply_of(&game)))
-        }
-        "draw" => {
-            let game = do_draw(app, h, field(msg, "token")?, field(msg, "action")?).await?;
-            Ok(("ack", ply_of(&game)))
-        }
-        "rematch" => {
-            app.rematch(h, field(msg, "token")?).await?;
-            Ok(("ack", None))
-        }
-        other => Err(ApiError::bad_request("bad_request", format!("unknown message type '{other}'"))),
+    let kind = msg
+        .get("type")
+        .and_then(Value::as_str)
+        .ok_or_else(|| ApiError::bad_request("bad_json", "the message needs a string field 'type'"))?;
+    if !MESSAGE_TYPES.contains(&kind) {
+        return Err(ApiError::bad_request("bad_request", format!("unknown message type '{kind}'")));
     }
+    serde_json::from_value(msg).map_err(|e| ApiError::bad_request("bad_json", format!("bad message: {e}")))
+}
+
+async fn answer(
+    app: &AppState,
+    h: &Arc<RoomHandle>,
+    client: IpAddr,
+    msg: Value,
+) -> Result<(&'static str, Option<u64>), ApiError> {
+    let (actor, command) = match parse(msg)? {
+        ClientMessage::Ping => return Ok(("pong", None)),
+        ClientMessage::Move { token, text, ply } => {
+            app.limits.check_move(client)?;
+            (Actor::from_token(token), Command::Move { text, ply })
+        }
+        ClientMessage::Resign { token } => (Actor::from_token(token), Command::Resign),
+        ClientMessage::Draw { token, action } => (Actor::from_token(token), Command::Draw(draw_action(&action)?)),
+        ClientMessage::Abort { token } => (Actor::from_token(token), Command::Abort),
+        ClientMessage::Rematch { token } => {
+            app.rematch(&h.id, Actor::from_token(token)).await?;
+            return Ok(("ack", None));
+        }
+    };
+    let (_, game) = app.execute(&h.id, actor, command).await?;
+    Ok(("ack", game["state"]["plies"].as_u64()))
 }

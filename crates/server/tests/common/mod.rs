@@ -2,10 +2,15 @@
 //! HTTP/1.1 client and a WebSocket client.
 #![allow(dead_code)]
 
+pub mod stubborn;
+
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
+use tabula_server::time::{ManualTime, Time};
+use tabula_server::Config;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 use tokio_tungstenite::tungstenite::Message;
@@ -14,7 +19,33 @@ pub struct TestServer {
     pub running: tabula_server::Running,
     pub base: String,
     pub db: PathBuf,
+    /// The server's time: tests move it by hand, nothing sleeps.
+    pub time: Arc<ManualTime>,
 }
+
+impl TestServer {
+    /// Move the server's time forward and let its timers run.
+    pub async fn advance(&self, ms: u64) {
+        self.time.advance(ms);
+        settle().await;
+    }
+
+    /// The server's health figures.
+    pub async fn health(&self) -> Value {
+        get(&self.base, "/api/health").await.json()
+    }
+}
+
+/// Let spawned tasks run (a few scheduler turns, no wall-clock wait).
+pub async fn settle() {
+    for _ in 0..20 {
+        tokio::task::yield_now().await;
+    }
+    tokio::time::sleep(Duration::from_millis(20)).await;
+}
+
+/// An instant in late 2025, where every test's time starts.
+pub const T0: u64 = 1_764_460_800_000;
 
 pub fn temp_db(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("tabula-server-test-{}-{name}", std::process::id()));
@@ -23,15 +54,37 @@ pub fn temp_db(name: &str) -> PathBuf {
     dir.join("test.sqlite3")
 }
 
-pub async fn start_on(db: PathBuf) -> TestServer {
+/// The test configuration: manual time, generous limits unless a test
+/// tightens them.
+pub fn config(db: PathBuf, time: &Arc<ManualTime>) -> Config {
+    let mut cfg = Config::new(db);
+    cfg.time = Time::from_source(time.clone());
+    cfg
+}
+
+pub async fn start_config(cfg: Config, time: Arc<ManualTime>) -> TestServer {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let running = tabula_server::start(listener, &db).await.unwrap();
+    let db = cfg.db.clone();
+    let running = tabula_server::start_with(listener, cfg).await.unwrap();
     let base = format!("127.0.0.1:{}", running.addr.port());
-    TestServer { running, base, db }
+    TestServer { running, base, db, time }
+}
+
+/// A server on `db` whose time is `time`.
+pub async fn start_on(db: PathBuf, time: Arc<ManualTime>) -> TestServer {
+    start_config(config(db, &time), time).await
 }
 
 pub async fn start(name: &str) -> TestServer {
-    start_on(temp_db(name)).await
+    start_on(temp_db(name), ManualTime::new(T0)).await
+}
+
+/// A server with a configuration changed by `tune`.
+pub async fn start_with(name: &str, tune: impl FnOnce(&mut Config)) -> TestServer {
+    let time = ManualTime::new(T0);
+    let mut cfg = config(temp_db(name), &time);
+    tune(&mut cfg);
+    start_config(cfg, time).await
 }
 
 pub struct Reply {
@@ -131,4 +184,37 @@ impl Lcg {
         self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
         ((self.0 >> 33) as usize) % n.max(1)
     }
+}
+
+/// A raw connection, to send exactly the bytes a test wants.
+pub async fn raw(base: &str) -> TcpStream {
+    TcpStream::connect(base).await.unwrap()
+}
+
+/// Read until the server closes the connection (`Some(bytes)`), or `None`
+/// if it is still open after `secs` seconds of real time.
+pub async fn read_to_close(s: &mut TcpStream, secs: u64) -> Option<Vec<u8>> {
+    let mut all = Vec::new();
+    let mut buf = [0u8; 4096];
+    let until = tokio::time::Instant::now() + Duration::from_secs(secs);
+    loop {
+        match tokio::time::timeout_at(until, s.read(&mut buf)).await {
+            Err(_) => return None,
+            Ok(Ok(0)) | Ok(Err(_)) => return Some(all),
+            Ok(Ok(n)) => all.extend_from_slice(&buf[..n]),
+        }
+    }
+}
+
+/// True if the connection is still open: nothing closes it within a moment.
+pub async fn still_open(s: &mut TcpStream) -> bool {
+    read_to_close(s, 1).await.is_none()
+}
+
+/// The JSON body and status of a raw HTTP answer.
+pub fn parse_answer(bytes: &[u8]) -> Reply {
+    let text = String::from_utf8_lossy(bytes).to_string();
+    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    let status = head.split_whitespace().nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
+    Reply { status, headers: head.to_string(), body: body.to_string() }
 }

@@ -1,0 +1,83 @@
+//! AI levels for `tabula play`/`match` and the server. Every level but
+//! `random` is the alpha-beta engine with a depth and time budget; the agent
+//! keeps its transposition table between moves and honours the caller's
+//! clock, deadline and stop flag through [`ThinkContext`].
+
+use super::search::{Engine, Limits};
+use crate::rules::Cumisitha;
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::Duration;
+use tabula_core::{Agent, Game, LevelSpec, ThinkContext};
+
+pub const DEFAULT: &str = "hard";
+
+struct Level {
+    id: &'static str,
+    depth: Option<i32>,
+    millis: u64,
+    /// Chance of a random move instead of the engine's, for beginners.
+    blunder: f64,
+    description: &'static str,
+}
+
+const LEVELS: &[Level] = &[
+    Level {
+        id: "easy",
+        depth: Some(1),
+        millis: 100,
+        blunder: 0.3,
+        description: "one-ply search, a random move 30% of the time",
+    },
+    Level {
+        id: "medium",
+        depth: Some(4),
+        millis: 200,
+        blunder: 0.0,
+        description: "alpha-beta to depth 4 (at most 0.2 s)",
+    },
+    Level { id: "hard", depth: None, millis: 1000, blunder: 0.0, description: "alpha-beta, 1 s per move" },
+    Level { id: "expert", depth: None, millis: 5000, blunder: 0.0, description: "alpha-beta, 5 s per move" },
+];
+
+pub fn specs() -> Vec<LevelSpec> {
+    let mut v = vec![LevelSpec::new("random", "uniformly random legal moves")];
+    v.extend(LEVELS.iter().map(|l| LevelSpec::new(l.id, l.description)));
+    v
+}
+
+pub fn agent(level: &str, seed: u64) -> Option<Box<dyn Agent<Cumisitha>>> {
+    if level == "random" {
+        return Some(Box::new(tabula_ai::RandomAgent::<Cumisitha>::new(seed)));
+    }
+    let level = LEVELS.iter().find(|l| l.id == level)?;
+    Some(Box::new(EngineAgent { engine: Engine::new(32), level, rng: SmallRng::seed_from_u64(seed) }))
+}
+
+/// The alpha-beta engine at a level.
+pub struct EngineAgent {
+    engine: Engine,
+    level: &'static Level,
+    rng: SmallRng,
+}
+
+impl Agent<Cumisitha> for EngineAgent {
+    fn choose(&mut self, state: &Cumisitha, ctx: &ThinkContext) -> cozy_chess::Move {
+        let mut moves = Vec::new();
+        state.legal_moves(&mut moves);
+        if self.level.blunder > 0.0 && !moves.is_empty() && self.rng.random::<f64>() < self.level.blunder {
+            return moves[self.rng.random_range(0..moves.len())];
+        }
+        let time = ctx.cap(Duration::from_millis(self.level.millis));
+        let limits = Limits { depth: self.level.depth, nodes: None, soft_time: Some(time), hard_time: Some(time) };
+        let stop = ctx.stop.clone().unwrap_or_else(|| Arc::new(AtomicBool::new(false)));
+        let result = self.engine.search(state.board(), limits, stop, &mut |_| {});
+        result.best.or_else(|| moves.first().copied()).expect("choose is only called on ongoing games")
+    }
+
+    fn describe(&self) -> String {
+        format!("cumisitha alpha-beta ({})", self.level.description)
+    }
+}

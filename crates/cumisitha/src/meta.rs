@@ -1,0 +1,170 @@
+//! What front ends need beyond the rules: the description and AI levels,
+//! the JSON view, the terminal board, PGN records and SAN for display.
+
+use crate::notation::{format_uci, pgn, san, to_fen};
+use crate::rules::{effective_en_passant, Cumisitha, COUNTER_LIMIT};
+use cozy_chess::{Color, File, Move, Piece, Rank, Square};
+use serde_json::{json, Value};
+use tabula_core::{Agent, Game, GameLog, GameMeta, LevelSpec, Player, RecordError, Replayed, Status};
+
+fn piece_char(piece: Piece, color: Color) -> char {
+    let c = char::from(piece);
+    if color == Color::White {
+        c.to_ascii_uppercase()
+    } else {
+        c
+    }
+}
+
+impl GameMeta for Cumisitha {
+    const DESCRIPTION: &'static str = "Chess as Ludii reconstructs the Aymara game: checkmate wins; stalemate and 100 plies without capture or pawn move draw; repetition does not.";
+
+    fn levels() -> Vec<LevelSpec> {
+        crate::ai::levels::specs()
+    }
+
+    fn default_level() -> &'static str {
+        crate::ai::levels::DEFAULT
+    }
+
+    fn new_agent(level: &str, seed: u64) -> Option<Box<dyn Agent<Self>>> {
+        crate::ai::levels::agent(level, seed)
+    }
+
+    fn view(&self) -> Value {
+        let b = self.board();
+        let mut squares = Vec::with_capacity(64);
+        for sq in Square::ALL {
+            squares.push(match (b.piece_on(sq), b.color_on(sq)) {
+                (Some(p), Some(c)) => json!(piece_char(p, c).to_string()),
+                _ => Value::Null,
+            });
+        }
+        let rows: Vec<String> = (0..8)
+            .rev()
+            .map(|r| {
+                (0..8)
+                    .map(|f| {
+                        let sq = Square::new(File::index(f), Rank::index(r));
+                        match (b.piece_on(sq), b.color_on(sq)) {
+                            (Some(p), Some(c)) => piece_char(p, c),
+                            _ => '.',
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        let us = b.side_to_move();
+        let check = (!b.checkers().is_empty()).then(|| b.king(us).to_string());
+        let mut moves = Vec::new();
+        self.legal_moves(&mut moves);
+        let mut scratch = Vec::new();
+        let san: serde_json::Map<String, Value> =
+            moves.iter().map(|&m| (format_uci(b, m), json!(san::format_san(b, m, &mut scratch)))).collect();
+        let fen = to_fen(b);
+        let fields: Vec<&str> = fen.split(' ').collect();
+        json!({
+            "fen": fen,
+            "squares": squares,
+            "squares_order": "a1,b1,...,h1,a2,...,h8",
+            "rows": rows,
+            "to_move": if us == Color::White { "white" } else { "black" },
+            "check": check,
+            "last_move": self.last_move().map(|(f, t)| json!({"from": f.to_string(), "to": t.to_string()})),
+            "castling": fields.get(2),
+            "en_passant": effective_en_passant(b).map(|f| Square::new(f, Rank::Sixth.relative_to(us)).to_string()),
+            "counter": b.halfmove_clock(),
+            "counter_limit": COUNTER_LIMIT,
+            "move_number": b.fullmove_number(),
+            "san": san,
+        })
+    }
+
+    fn render_text(&self, color: bool) -> String {
+        let b = self.board();
+        let mut out = String::new();
+        let check_sq = (!b.checkers().is_empty()).then(|| b.king(b.side_to_move()));
+        for r in (0..8).rev() {
+            out.push_str(&format!("{} ", r + 1));
+            for f in 0..8 {
+                let sq = Square::new(File::index(f), Rank::index(r));
+                let piece = b.piece_on(sq).zip(b.color_on(sq));
+                if color {
+                    let light = (r + f) % 2 == 1;
+                    let is_last = self.last_move().is_some_and(|(a, z)| a == sq || z == sq);
+                    let bg = if check_sq == Some(sq) {
+                        160
+                    } else if is_last {
+                        if light {
+                            186
+                        } else {
+                            143
+                        }
+                    } else if light {
+                        180
+                    } else {
+                        137
+                    };
+                    let cell = match piece {
+                        Some((p, c)) => {
+                            let glyph = match p {
+                                Piece::Pawn => '♟',
+                                Piece::Knight => '♞',
+                                Piece::Bishop => '♝',
+                                Piece::Rook => '♜',
+                                Piece::Queen => '♛',
+                                Piece::King => '♚',
+                            };
+                            let fg = if c == Color::White { 231 } else { 16 };
+                            format!("\x1b[1;38;5;{fg}m {glyph} ")
+                        }
+                        None => "   ".to_string(),
+                    };
+                    out.push_str(&format!("\x1b[48;5;{bg}m{cell}\x1b[0m"));
+                } else {
+                    let c = piece.map_or('.', |(p, c)| piece_char(p, c));
+                    out.push(c);
+                    out.push(' ');
+                }
+            }
+            out.push('\n');
+        }
+        if color {
+            out.push_str("   a  b  c  d  e  f  g  h\n");
+        } else {
+            out.push_str("  a b c d e f g h\n");
+        }
+        let who = if b.side_to_move() == Color::White { "White" } else { "Black" };
+        let mut line = format!("{who} to move, counter {}/{}", b.halfmove_clock(), COUNTER_LIMIT);
+        if check_sq.is_some() {
+            line.push_str(", in check");
+        }
+        if let Status::Over(o) = self.status() {
+            let res = match o.winner {
+                Some(Player::First) => "White wins",
+                Some(Player::Second) => "Black wins",
+                None => "draw",
+            };
+            line = format!("game over: {res} ({})", o.reason);
+        }
+        out.push_str(&line);
+        out.push('\n');
+        out
+    }
+
+    fn record_format() -> &'static str {
+        "pgn"
+    }
+
+    fn display_move(&self, mv: Move) -> String {
+        self.san(mv)
+    }
+
+    fn export(log: &GameLog) -> Result<String, RecordError> {
+        pgn::export(log)
+    }
+
+    fn import(text: &str) -> Result<Vec<Replayed<Self>>, RecordError> {
+        pgn::import(text)
+    }
+}

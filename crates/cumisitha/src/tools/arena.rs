@@ -1,0 +1,328 @@
+//! A match between Tabula's engine (in process) and an external UCI engine
+//! (a child process such as Debian's `stockfish`), adjudicated by Cumisitha
+//! rules: checkmate wins, stalemate and the 100-ply counter draw, and a
+//! repetition plays on. Openings come from a fixed book, each played once
+//! with each colour, so a run is reproducible up to the engines' timing.
+
+use crate::ai::{Engine, Limits};
+use crate::notation::{format_uci, parse_uci};
+use crate::rules::Cumisitha;
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::atomic::AtomicBool;
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use tabula_core::{Game, NoOptions, Player, Status};
+
+/// Twenty common openings (UCI moves from the start), each played with both
+/// colours so that neither side profits from the book.
+pub const OPENINGS: &[(&str, &str)] = &[
+    ("Italian", "e2e4 e7e5 g1f3 b8c6 f1c4 f8c5"),
+    ("Ruy Lopez", "e2e4 e7e5 g1f3 b8c6 f1b5 a7a6"),
+    ("Sicilian Open", "e2e4 c7c5 g1f3 d7d6 d2d4 c5d4 f3d4 g8f6"),
+    ("French", "e2e4 e7e6 d2d4 d7d5"),
+    ("Caro-Kann", "e2e4 c7c6 d2d4 d7d5"),
+    ("Queen's Gambit Declined", "d2d4 d7d5 c2c4 e7e6"),
+    ("Slav", "d2d4 d7d5 c2c4 c7c6"),
+    ("King's Indian", "d2d4 g8f6 c2c4 g7g6 b1c3 f8g7"),
+    ("Nimzo-Indian", "d2d4 g8f6 c2c4 e7e6 b1c3 f8b4"),
+    ("English", "c2c4 e7e5 b1c3 g8f6"),
+    ("Scandinavian", "e2e4 d7d5 e4d5 d8d5"),
+    ("Pirc", "e2e4 d7d6 d2d4 g8f6 b1c3 g7g6"),
+    ("Scotch", "e2e4 e7e5 g1f3 b8c6 d2d4 e5d4"),
+    ("London", "d2d4 d7d5 g1f3 g8f6 c1f4"),
+    ("Dutch", "d2d4 f7f5 g2g3 g8f6"),
+    ("Reti", "g1f3 d7d5 c2c4"),
+    ("Alekhine", "e2e4 g8f6 e4e5 f6d5"),
+    ("Petrov", "e2e4 e7e5 g1f3 g8f6"),
+    ("Grunfeld", "d2d4 g8f6 c2c4 g7g6 b1c3 d7d5"),
+    ("Sicilian Alapin", "e2e4 c7c5 c2c3 d7d5"),
+];
+
+/// How to run a match.
+#[derive(Debug, Clone)]
+pub struct ArenaConfig {
+    /// The external engine's program and arguments.
+    pub command: Vec<String>,
+    /// `setoption` pairs sent to it, e.g. ("Skill Level", "3").
+    pub options: Vec<(String, String)>,
+    /// Fixed time per move for both engines.
+    pub movetime: Duration,
+    pub games: usize,
+    /// Our transposition table size.
+    pub hash_mb: usize,
+}
+
+/// One finished game.
+#[derive(Debug, Clone)]
+pub struct ArenaGame {
+    pub number: usize,
+    pub opening: &'static str,
+    pub tabula_white: bool,
+    /// 1, 0.5 or 0 for Tabula.
+    pub tabula_score: f64,
+    pub reason: String,
+    pub plies: u32,
+    /// The moves in UCI, opening included.
+    pub moves: Vec<String>,
+    pub final_fen: String,
+}
+
+/// What a match found.
+#[derive(Debug, Clone, Default)]
+pub struct ArenaReport {
+    pub games: Vec<ArenaGame>,
+    pub wins: usize,
+    pub draws: usize,
+    pub losses: usize,
+    /// Our search's nodes and time over the match.
+    pub nodes: u64,
+    pub search_time: Duration,
+}
+
+impl ArenaReport {
+    pub fn score(&self) -> f64 {
+        if self.games.is_empty() {
+            return 0.0;
+        }
+        (self.wins as f64 + 0.5 * self.draws as f64) / self.games.len() as f64
+    }
+    pub fn nps(&self) -> u64 {
+        (self.nodes as f64 / self.search_time.as_secs_f64().max(1e-9)) as u64
+    }
+}
+
+/// Why a match against an external engine stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum ArenaError {
+    /// The engine's command line is empty.
+    #[error("no engine command given")]
+    NoCommand,
+    /// The engine could not be started.
+    #[error("cannot start '{program}': {source} (is it installed? try apt-get install stockfish)")]
+    Start {
+        /// The program named.
+        program: String,
+        /// Why it did not start.
+        source: std::io::Error,
+    },
+    /// The engine's standard input or output could not be opened.
+    #[error("no {0} for the engine")]
+    NoPipe(&'static str),
+    /// Writing to the engine failed.
+    #[error("{engine}: write failed: {source}")]
+    Write {
+        /// The engine's program.
+        engine: String,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The engine did not answer in time.
+    #[error("{engine} did not answer '{expected}' within {timeout:?}")]
+    Timeout {
+        /// The engine's program.
+        engine: String,
+        /// The answer waited for.
+        expected: String,
+        /// How long we waited.
+        timeout: Duration,
+    },
+    /// The engine exited.
+    #[error("{0} exited")]
+    Exited(String),
+    /// A line of the opening book was refused (a bug in the book).
+    #[error("opening {0}: {1}")]
+    Opening(&'static str, tabula_core::MoveError),
+    /// Our engine found no move although the game goes on (a bug).
+    #[error("our engine found no move in an ongoing game")]
+    NoMove,
+}
+
+/// The external engine, spoken to over its pipes.
+struct External {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+    name: String,
+}
+
+impl External {
+    fn start(command: &[String]) -> Result<External, ArenaError> {
+        let (program, args) = command.split_first().ok_or(ArenaError::NoCommand)?;
+        let spawn = |p: &str| {
+            Command::new(p).args(args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::null()).spawn()
+        };
+        // Debian installs engines in /usr/games, which is often not on PATH.
+        let mut child = spawn(program)
+            .or_else(|e| if program.contains('/') { Err(e) } else { spawn(&format!("/usr/games/{program}")) })
+            .map_err(|source| ArenaError::Start { program: program.clone(), source })?;
+        let stdin = child.stdin.take().ok_or(ArenaError::NoPipe("stdin"))?;
+        let stdout = child.stdout.take().ok_or(ArenaError::NoPipe("stdout"))?;
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Ok(External { child, stdin, lines: rx, name: program.clone() })
+    }
+
+    fn send(&mut self, line: &str) -> Result<(), ArenaError> {
+        writeln!(self.stdin, "{line}")
+            .and_then(|_| self.stdin.flush())
+            .map_err(|source| ArenaError::Write { engine: self.name.clone(), source })
+    }
+
+    /// Read lines until one starts with `prefix`; returns it.
+    fn wait_for(&mut self, prefix: &str, timeout: Duration) -> Result<String, ArenaError> {
+        let deadline = Instant::now() + timeout;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(l) if l.starts_with(prefix) => return Ok(l),
+                Ok(_) => {}
+                Err(RecvTimeoutError::Timeout) => {
+                    let engine = self.name.clone();
+                    return Err(ArenaError::Timeout { engine, expected: prefix.to_string(), timeout });
+                }
+                Err(RecvTimeoutError::Disconnected) => return Err(ArenaError::Exited(self.name.clone())),
+            }
+        }
+    }
+}
+
+impl Drop for External {
+    fn drop(&mut self) {
+        let _ = self.send("quit");
+        std::thread::sleep(Duration::from_millis(50));
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Play the match; `progress` hears each finished game.
+pub fn run(
+    config: &ArenaConfig,
+    progress: &mut dyn FnMut(&ArenaGame, &ArenaReport),
+) -> Result<ArenaReport, ArenaError> {
+    let mut ext = External::start(&config.command)?;
+    ext.send("uci")?;
+    ext.wait_for("uciok", Duration::from_secs(10))?;
+    for (name, value) in &config.options {
+        ext.send(&format!("setoption name {name} value {value}"))?;
+    }
+    ext.send("isready")?;
+    ext.wait_for("readyok", Duration::from_secs(10))?;
+    let mut engine = Engine::new(config.hash_mb);
+    let mut report = ArenaReport::default();
+    let ms = config.movetime.as_millis();
+    for g in 0..config.games {
+        let (opening, book) = OPENINGS[(g / 2) % OPENINGS.len()];
+        let tabula_white = g % 2 == 0;
+        let tabula = if tabula_white { Player::First } else { Player::Second };
+        engine.new_game();
+        ext.send("ucinewgame")?;
+        ext.send("isready")?;
+        ext.wait_for("readyok", Duration::from_secs(10))?;
+        let mut state = Cumisitha::new(&NoOptions);
+        let mut moves: Vec<String> = Vec::new();
+        for m in book.split_whitespace() {
+            let mv = state.check_move(m).map_err(|e| ArenaError::Opening(opening, e))?;
+            state.play(mv);
+            moves.push(m.to_string());
+        }
+        let mut forfeit: Option<(Player, String)> = None;
+        while !state.status().is_over() {
+            let mv = if state.to_move() == tabula {
+                let t = config.movetime.saturating_sub(Duration::from_millis(5));
+                let r =
+                    engine.search(state.board(), Limits::movetime(t), Arc::new(AtomicBool::new(false)), &mut |_| {});
+                report.nodes += r.nodes;
+                report.search_time += r.time;
+                r.best.ok_or(ArenaError::NoMove)?
+            } else {
+                ext.send(&format!("position startpos moves {}", moves.join(" ")))?;
+                ext.send(&format!("go movetime {ms}"))?;
+                let line = ext.wait_for("bestmove", config.movetime + Duration::from_secs(10))?;
+                let text = line.split_whitespace().nth(1).unwrap_or("");
+                match parse_uci(state.board(), text) {
+                    Ok(mv) if state.board().is_legal(mv) => mv,
+                    _ => {
+                        forfeit = Some((tabula, format!("{} played an illegal move '{text}'", ext.name)));
+                        break;
+                    }
+                }
+            };
+            moves.push(format_uci(state.board(), mv));
+            state.play(mv);
+        }
+        let (tabula_score, reason) = match (forfeit, state.status()) {
+            (Some((winner, why)), _) => (if winner == tabula { 1.0 } else { 0.0 }, why),
+            (None, Status::Over(o)) => (o.score_for(tabula), o.reason.to_string()),
+            (None, Status::Ongoing) => (0.5, "unfinished".to_string()),
+        };
+        match tabula_score {
+            s if s > 0.75 => report.wins += 1,
+            s if s < 0.25 => report.losses += 1,
+            _ => report.draws += 1,
+        }
+        let game = ArenaGame {
+            number: g + 1,
+            opening,
+            tabula_white,
+            tabula_score,
+            reason,
+            plies: moves.len() as u32,
+            moves,
+            final_fen: state.position().unwrap_or_default(),
+        };
+        report.games.push(game.clone());
+        progress(&game, &report);
+    }
+    Ok(report)
+}
+
+/// One game as PGN, for inspecting a match afterwards.
+pub fn game_pgn(game: &ArenaGame, engine_name: &str) -> Result<String, tabula_core::RecordError> {
+    let (white, black) = if game.tabula_white { ("Tabula", engine_name) } else { (engine_name, "Tabula") };
+    let log = tabula_core::GameLog {
+        game: "cumisitha".into(),
+        moves: game.moves.clone(),
+        players: [white.to_string(), black.to_string()],
+        reason: Some(game.reason.clone()),
+        ..Default::default()
+    };
+    crate::notation::pgn::export(&log)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_opening_book_is_legal() {
+        for (name, line) in OPENINGS {
+            let mut s = Cumisitha::new(&NoOptions);
+            for m in line.split_whitespace() {
+                let mv = s.check_move(m).unwrap_or_else(|e| panic!("{name}: {e}"));
+                s.play(mv);
+            }
+        }
+    }
+
+    #[test]
+    fn a_missing_engine_is_a_clear_error() {
+        let config = ArenaConfig {
+            command: vec!["/nonexistent/engine".into()],
+            options: vec![],
+            movetime: Duration::from_millis(10),
+            games: 1,
+            hash_mb: 1,
+        };
+        let err = run(&config, &mut |_, _| {}).unwrap_err().to_string();
+        assert!(err.contains("cannot start '/nonexistent/engine'"), "{err}");
+    }
+}

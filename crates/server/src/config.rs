@@ -1,0 +1,188 @@
+//! Everything `tabula serve` can be told: where the data lives, the limits
+//! that keep one client from starving the others, and the times after
+//! which games are aborted, expired or evicted from memory. The defaults
+//! are documented in docs/api.md and docs/deploy.md.
+
+use crate::time::Time;
+use std::path::PathBuf;
+
+/// How the server runs.
+#[derive(Clone)]
+pub struct Config {
+    /// The SQLite database file (created on first run).
+    pub db: PathBuf,
+    /// Where time comes from ([`Time::system`] except in tests).
+    pub time: Time,
+    /// The games served.
+    pub registry: &'static tabula_core::Registry,
+    /// Connection limits and timeouts.
+    pub net: NetLimits,
+    /// Requests per client address.
+    pub rate: RateLimits,
+    /// AI seats.
+    pub ai: AiLimits,
+    /// First-move timer, expiry and eviction.
+    pub rooms: RoomTimes,
+}
+
+impl Config {
+    /// The defaults, on the database at `db`.
+    pub fn new(db: impl Into<PathBuf>) -> Config {
+        Config {
+            db: db.into(),
+            time: Time::system(),
+            registry: &tabula_games::REGISTRY,
+            net: NetLimits::default(),
+            rate: RateLimits::default(),
+            ai: AiLimits::default(),
+            rooms: RoomTimes::default(),
+        }
+    }
+}
+
+/// Limits on connections, requests and WebSocket messages.
+#[derive(Debug, Clone)]
+pub struct NetLimits {
+    /// Open connections at once (WebSockets included); 0 sizes it from the
+    /// process's file-descriptor limit.
+    pub max_connections: usize,
+    /// Open connections at once from one client address (an IPv6 client is
+    /// its /64 network).
+    pub max_connections_per_client: usize,
+    /// A request's head (request line and headers) must arrive within this
+    /// time of its first byte.
+    pub header_timeout_ms: u64,
+    /// A request's body must arrive within this time of its head.
+    pub body_timeout_ms: u64,
+    /// A keep-alive connection with no request in flight is closed after this.
+    pub idle_timeout_ms: u64,
+    /// The server pings every WebSocket this often...
+    pub ws_ping_interval_ms: u64,
+    /// ...and closes it when this many pings in a row got no pong.
+    pub ws_missed_pongs: u32,
+    /// Largest request body.
+    pub max_body_bytes: usize,
+    /// Largest WebSocket message from a client.
+    pub max_ws_message_bytes: usize,
+    /// Longest request target (path and query).
+    pub max_uri_bytes: usize,
+    /// Largest request head (all headers together).
+    pub max_header_bytes: usize,
+    /// Take the client's address from the last `X-Forwarded-For` entry
+    /// (only behind a reverse proxy that sets it).
+    pub trust_forwarded_for: bool,
+}
+
+impl Default for NetLimits {
+    fn default() -> Self {
+        NetLimits {
+            max_connections: 0,
+            max_connections_per_client: 256,
+            header_timeout_ms: 10_000,
+            body_timeout_ms: 10_000,
+            idle_timeout_ms: 60_000,
+            ws_ping_interval_ms: 20_000,
+            ws_missed_pongs: 2,
+            max_body_bytes: 64 * 1024,
+            max_ws_message_bytes: 16 * 1024,
+            max_uri_bytes: 8 * 1024,
+            max_header_bytes: 32 * 1024,
+            trust_forwarded_for: false,
+        }
+    }
+}
+
+/// A rate: `burst` at once, refilled at `per_minute`. A zero `per_minute`
+/// means no limit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Rate {
+    /// Sustained requests per minute.
+    pub per_minute: u32,
+    /// Requests allowed at once.
+    pub burst: u32,
+}
+
+impl Rate {
+    /// No limit at all.
+    pub const UNLIMITED: Rate = Rate { per_minute: 0, burst: 0 };
+}
+
+/// Request rates per client address.
+#[derive(Debug, Clone)]
+pub struct RateLimits {
+    /// Moves, over HTTP and WebSocket together.
+    pub moves: Rate,
+    /// Games created.
+    pub creates: Rate,
+    /// WebSocket connections opened.
+    pub sockets: Rate,
+}
+
+impl Default for RateLimits {
+    fn default() -> Self {
+        RateLimits {
+            moves: Rate { per_minute: 1_200, burst: 40 },
+            creates: Rate { per_minute: 30, burst: 20 },
+            sockets: Rate { per_minute: 120, burst: 30 },
+        }
+    }
+}
+
+impl RateLimits {
+    /// No limits (benchmarks).
+    pub fn unlimited() -> Self {
+        RateLimits { moves: Rate::UNLIMITED, creates: Rate::UNLIMITED, sockets: Rate::UNLIMITED }
+    }
+}
+
+/// AI seats.
+#[derive(Debug, Clone, Default)]
+pub struct AiLimits {
+    /// AIs thinking at once; more wait in a first-come queue. 0 means the
+    /// number of CPU cores.
+    pub max_thinking: usize,
+}
+
+impl AiLimits {
+    /// `max_thinking`, with 0 resolved to the number of cores.
+    pub fn thinkers(&self) -> usize {
+        if self.max_thinking > 0 {
+            self.max_thinking
+        } else {
+            std::thread::available_parallelism().map(|n| n.get()).unwrap_or(2)
+        }
+    }
+}
+
+/// Times in the life of a game on the server.
+#[derive(Debug, Clone)]
+pub struct RoomTimes {
+    /// In a timed game no clock runs before a side's first move; each side
+    /// has this long for it (or the shot clock's time per move, if longer),
+    /// else the game is aborted.
+    pub first_move_ms: u64,
+    /// A game with an open seat nobody joined is aborted after this.
+    pub expire_waiting_ms: u64,
+    /// An untimed game with no move for this long is aborted.
+    pub expire_idle_ms: u64,
+    /// A finished game nobody asked for in this long leaves memory.
+    pub evict_finished_ms: u64,
+    /// An unfinished game with no timer to run, no AI thinking and nobody
+    /// watching leaves memory after this long untouched.
+    pub evict_idle_ms: u64,
+    /// How often eviction and expiry run.
+    pub housekeeping_ms: u64,
+}
+
+impl Default for RoomTimes {
+    fn default() -> Self {
+        RoomTimes {
+            first_move_ms: 30_000,
+            expire_waiting_ms: 24 * 3_600_000,
+            expire_idle_ms: 14 * 24 * 3_600_000,
+            evict_finished_ms: 60_000,
+            evict_idle_ms: 10 * 60_000,
+            housekeeping_ms: 10_000,
+        }
+    }
+}

@@ -1,0 +1,98 @@
+//! What can be asked of a room, by whom, and what comes back.
+
+use super::Room;
+use serde::Deserialize;
+use tabula_core::Player;
+
+/// Who asks.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Actor {
+    /// Anyone: enough to join through an invite, nothing more.
+    Guest,
+    /// The holder of a seat token.
+    Token(String),
+    /// The server itself acting for a seat (an AI's move). Never built from
+    /// a request.
+    Seat(Player),
+}
+
+impl Actor {
+    /// The actor a request names with an optional token: a missing token is
+    /// a guest, who holds no seat (`bad_token`).
+    pub fn from_token(token: Option<String>) -> Actor {
+        match token {
+            Some(t) if !t.is_empty() => Actor::Token(t),
+            _ => Actor::Guest,
+        }
+    }
+}
+
+/// A draw action.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DrawAction {
+    /// Offer a draw (accepts the opponent's standing offer).
+    Offer,
+    /// Accept the opponent's offer.
+    Accept,
+    /// Decline the opponent's offer.
+    Decline,
+}
+
+/// An action on a room.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Command {
+    /// Take the open seat of this invite code.
+    Join {
+        /// The seat's invite code.
+        invite: String,
+        /// The name to show.
+        name: Option<String>,
+    },
+    /// Play a move.
+    Move {
+        /// The move in the game's notation.
+        text: String,
+        /// The plies the mover saw before it, to refuse a move that lost a race.
+        ply: Option<u32>,
+    },
+    /// Resign.
+    Resign,
+    /// Offer, accept or decline a draw.
+    Draw(DrawAction),
+    /// Abort: before one's own first move, or while the game waits.
+    Abort,
+    /// Start the rematch of a finished game (or get the one started).
+    Rematch,
+}
+
+/// What a command did.
+pub enum Outcome {
+    /// The actor now holds `player`'s seat with this secret token.
+    Joined {
+        /// The seat taken.
+        player: Player,
+        /// Its token.
+        token: String,
+    },
+    /// The move was played; `plies` are played now.
+    Moved {
+        /// Plies after the move.
+        plies: u32,
+    },
+    /// The game ended by resignation.
+    Resigned,
+    /// A draw action was taken.
+    Draw(DrawAction),
+    /// The game was aborted.
+    Aborted,
+    /// The rematch, and the seat the asker holds in it (colours swap).
+    Rematch {
+        /// The rematch's id.
+        id: String,
+        /// The asker's seat in the new game.
+        player: Player,
+        /// The new room when this command made it, to store and open.
+        room: Option<Box<Room>>,
+    },
+}

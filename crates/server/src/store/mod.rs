@@ -1,0 +1,192 @@
+//! Storage behind one interface, [`Store`]: the rooms write and read games
+//! only through it, so a second backend (PostgreSQL) is one more
+//! implementation of the trait. Every backend runs its versioned
+//! migrations when it opens, and a change is durable before its future
+//! resolves: nothing is acknowledged or pushed before that.
+
+mod sqlite;
+
+pub use sqlite::SqliteStore;
+
+use crate::room::RoomStatus;
+use std::future::Future;
+use std::path::PathBuf;
+use std::pin::Pin;
+
+/// One row of `games`: a game's settings and its current state.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GameRow {
+    /// The game's id.
+    pub id: String,
+    /// The game type (`coldwar`, ...).
+    pub game: String,
+    /// The normalised options, as a JSON list of pairs.
+    pub options: String,
+    /// The time control, as JSON.
+    pub time_control: String,
+    /// The two seats with their secrets, as JSON.
+    pub seats: String,
+    /// Where the game stands.
+    pub status: RoomStatus,
+    /// Plies played.
+    pub plies: u32,
+    /// The player on move while the game goes on.
+    pub to_move: Option<String>,
+    /// The result, as JSON, once the game has ended.
+    pub result: Option<String>,
+    /// The clock, as JSON.
+    pub clock: String,
+    /// The player offering a draw.
+    pub draw_offer: Option<String>,
+    /// The last declined draw offer, as JSON.
+    pub draw_declined: Option<String>,
+    /// The instant by which the side on move must make its first move.
+    pub first_move_deadline_ms: Option<u64>,
+    /// The game has a clock.
+    pub timed: bool,
+    /// The server must load this game at start-up (a clock, a first-move
+    /// timer or an AI seat needs it).
+    pub resume: bool,
+    /// The rematch started from this game.
+    pub rematch_id: Option<String>,
+    /// The game this one is the rematch of.
+    pub rematch_of: Option<String>,
+    /// Seed of the AI seats.
+    pub seed: u64,
+    /// When the game was created.
+    pub created_at_ms: u64,
+    /// When it last changed.
+    pub updated_at_ms: u64,
+}
+
+/// One row of the append-only `moves` log.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MoveRow {
+    /// The game.
+    pub game_id: String,
+    /// 1 for the first move.
+    pub ply: u32,
+    /// The move in the game's notation.
+    pub text: String,
+    /// The move as shown to people (SAN for chess-like games), if it differs.
+    pub display: Option<String>,
+    /// When it was played.
+    pub at_ms: u64,
+    /// Clocks after it, as JSON.
+    pub clocks: Option<String>,
+    /// Score after it, as JSON.
+    pub score: Option<String>,
+}
+
+/// A game as stored: its row and its moves in order.
+#[derive(Debug, Clone)]
+pub struct StoredGame {
+    /// The game row.
+    pub row: GameRow,
+    /// Every move, ply 1 first.
+    pub moves: Vec<MoveRow>,
+}
+
+/// One change to write.
+#[derive(Debug, Clone)]
+pub enum Write {
+    /// Insert or update a game row.
+    Game(Box<GameRow>),
+    /// Append a move.
+    Move(MoveRow),
+}
+
+/// Which games to list.
+#[derive(Debug, Clone, Default)]
+pub struct ListFilter {
+    /// Only games in this status.
+    pub status: Option<RoomStatus>,
+    /// Only games of this type.
+    pub game: Option<String>,
+    /// At most this many, newest activity first.
+    pub limit: u32,
+}
+
+/// Why storage failed.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// Another server holds the database.
+    #[error(
+        "the database {path} is in use by another tabula server{}; stop that server first, or give this one another --db",
+        holder.as_deref().map(|p| format!(" (process {p})")).unwrap_or_default()
+    )]
+    Locked {
+        /// The database.
+        path: PathBuf,
+        /// The process id written by the holder, if readable.
+        holder: Option<String>,
+    },
+    /// The database was written by a newer Tabula.
+    #[error(
+        "the database {path} has schema version {found}, but this tabula knows only up to {known}; upgrade tabula"
+    )]
+    TooNew {
+        /// The database.
+        path: PathBuf,
+        /// Its schema version.
+        found: u32,
+        /// The newest this build knows.
+        known: u32,
+    },
+    /// A migration failed; the database is left at the version before it.
+    #[error("cannot migrate the database to schema version {version}: {source}")]
+    Migration {
+        /// The version that failed.
+        version: u32,
+        /// Why.
+        source: rusqlite::Error,
+    },
+    /// The database refused or failed an operation.
+    #[error("database error: {0}")]
+    Sqlite(#[from] rusqlite::Error),
+    /// A file could not be opened or locked.
+    #[error("{what}: {source}")]
+    Io {
+        /// What was being done.
+        what: String,
+        /// Why it failed.
+        source: std::io::Error,
+    },
+    /// A stored value cannot be read back.
+    #[error("stored data of game {game} is damaged: {reason}")]
+    Damaged {
+        /// The game.
+        game: String,
+        /// What is wrong.
+        reason: String,
+    },
+    /// The store was closed (the server is stopping).
+    #[error("the database is closed")]
+    Closed,
+}
+
+/// The future of a store operation.
+pub type StoreFuture<'a, T> = Pin<Box<dyn Future<Output = Result<T, StoreError>> + Send + 'a>>;
+
+/// The storage interface. Implementations must make [`Store::commit`]
+/// atomic and durable, and must fail only the commit that caused a
+/// failure, never other games' commits that happen to share a transaction.
+pub trait Store: Send + Sync + 'static {
+    /// Write `writes` in one transaction; resolves once they are durable.
+    fn commit(&self, writes: Vec<Write>) -> StoreFuture<'_, ()>;
+    /// A game and its moves.
+    fn load(&self, id: String) -> StoreFuture<'_, Option<StoredGame>>;
+    /// Every unfinished game marked `resume`, with its moves.
+    fn resumable(&self) -> StoreFuture<'_, Vec<StoredGame>>;
+    /// Game rows for a list, newest activity first.
+    fn list(&self, filter: ListFilter) -> StoreFuture<'_, Vec<GameRow>>;
+    /// Ids of games due to expire: waiting since before `waiting_before_ms`,
+    /// or live, untimed and idle since before `idle_before_ms`.
+    fn expired(&self, waiting_before_ms: u64, idle_before_ms: u64, limit: u32) -> StoreFuture<'_, Vec<String>>;
+    /// Record that the server is alive at `at_ms`.
+    fn heartbeat(&self, at_ms: u64) -> StoreFuture<'_, ()>;
+    /// The last instant a server recorded it was alive.
+    fn last_alive(&self) -> StoreFuture<'_, Option<u64>>;
+    /// Finish pending writes and release the database (and its lock).
+    fn close(&self) -> StoreFuture<'_, ()>;
+}

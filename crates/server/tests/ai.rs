@@ -1,0 +1,187 @@
+//! AI seats over real sockets: only listed levels, a thinking AI stops when
+//! its game ends, a capped pool with a fair queue whose waiting charges the
+//! right clock, and a slow first build that never blocks the server.
+
+mod common;
+
+use common::*;
+use serde_json::{json, Value};
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
+
+async fn wait_for(what: &str, mut check: impl AsyncFnMut() -> bool) {
+    let until = Instant::now() + Duration::from_secs(30);
+    while !check().await {
+        assert!(Instant::now() < until, "timed out waiting until {what}");
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn only_listed_levels_are_accepted() {
+    let server = start("levels").await;
+    let base = &server.base;
+    for level in ["uct:86400000", "uct-iter:18446744073709551615", "godlike", ""] {
+        let r = post(
+            base,
+            "/api/games",
+            json!({"game": "dots", "seats": [{"kind": "me"}, {"kind": "ai", "level": level}]}),
+        )
+        .await;
+        assert_eq!((r.status, r.code().as_str()), (400, "unknown_level"), "{level}: {}", r.body);
+        assert!(r.json()["error"]["message"].as_str().unwrap().contains("medium"), "the message lists the levels");
+    }
+    let meta = get(base, "/api/games/meta").await.json();
+    for game in meta["games"].as_array().unwrap() {
+        for level in game["levels"].as_array().unwrap() {
+            let body = json!({"game": game["id"], "seats": [{"kind": "me"}, {"kind": "ai", "level": level["id"]}]});
+            let r = post(base, "/api/games", body).await;
+            assert_eq!(r.status, 201, "{} {}: {}", game["id"], level["id"], r.body);
+            server.advance(10_000).await; // stay under the creation rate
+        }
+    }
+    server.running.shutdown().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_thinking_ai_stops_when_its_game_ends() {
+    let (registry, control) = stubborn::registry();
+    let server = start_with("ai-stop", |c| c.registry = registry).await;
+    let base = &server.base;
+    // Resignation while the AI thinks on its first move.
+    let created =
+        create(base, json!({"game": "stubborn", "seats": [{"kind": "ai", "level": "stubborn"}, {"kind": "me"}]})).await;
+    let id = created["game"]["id"].as_str().unwrap();
+    let o = created["tokens"]["o"].as_str().unwrap();
+    wait_for("the AI thinks", async || control.thinking.load(Ordering::SeqCst) == 1).await;
+    assert_eq!(server.health().await["ai_thinking"], 1);
+    let r = post(base, &format!("/api/games/{id}/resign"), json!({"token": o})).await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    wait_for("the AI stops", async || control.stopped.load(Ordering::SeqCst) == 1).await;
+    wait_for("the pool is free", async || server.health().await["ai_thinking"] == 0).await;
+    let g = get(base, &format!("/api/games/{id}")).await.json();
+    assert_eq!(g["moves"], json!([]), "a stopped AI's move is not played");
+    assert_eq!(g["result"]["reason"], "o resigned");
+
+    // Abort, and the flag falling, stop it too.
+    let created = create(
+        base,
+        json!({"game": "stubborn", "time_control": "fischer:60+0", "seats": [{"kind": "me"}, {"kind": "ai", "level": "stubborn"}]}),
+    )
+    .await;
+    let id = created["game"]["id"].as_str().unwrap();
+    let x = created["tokens"]["x"].as_str().unwrap();
+    post(base, &format!("/api/games/{id}/move"), json!({"token": x, "move": "b2"})).await;
+    wait_for("the AI thinks", async || control.thinking.load(Ordering::SeqCst) == 1).await;
+    post(base, &format!("/api/games/{id}/abort"), json!({"token": x})).await; // refused: x has moved
+    control.releases.fetch_add(1, Ordering::SeqCst); // the AI's first move
+    wait_for("the AI moved", async || get(base, &format!("/api/games/{id}")).await.json()["state"]["plies"] == 2).await;
+    let mv = get(base, &format!("/api/games/{id}")).await.json()["state"]["legal_moves"][0].clone();
+    post(base, &format!("/api/games/{id}/move"), json!({"token": x, "move": mv})).await;
+    wait_for("the AI thinks again", async || control.thinking.load(Ordering::SeqCst) == 1).await;
+    server.advance(60_000).await; // its clock runs out while it thinks
+    wait_for("the AI stops on the flag", async || control.stopped.load(Ordering::SeqCst) == 2).await;
+    let g = get(base, &format!("/api/games/{id}")).await.json();
+    assert_eq!(g["result"]["reason"], "o ran out of time");
+
+    // Shutdown stops a thinking AI.
+    let created =
+        create(base, json!({"game": "stubborn", "seats": [{"kind": "ai", "level": "stubborn"}, {"kind": "me"}]})).await;
+    assert!(created["game"]["id"].is_string());
+    wait_for("the AI thinks", async || control.thinking.load(Ordering::SeqCst) == 1).await;
+    server.running.shutdown().await.unwrap();
+    wait_for("the AI stops on shutdown", async || control.stopped.load(Ordering::SeqCst) == 3).await;
+}
+
+/// With one thinking slot, a second AI waits its turn; its clock runs
+/// while it waits, and it starts the moment the first is done.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ais_queue_fairly_and_their_clocks_run_while_they_wait() {
+    let (registry, control) = stubborn::registry();
+    let server = start_with("ai-queue", |c| {
+        c.registry = registry;
+        c.ai.max_thinking = 1;
+    })
+    .await;
+    let base = &server.base;
+    let mut games: Vec<(String, String)> = Vec::new();
+    // Two games, each played to the AI's second move (ply 3), one after the other.
+    for _ in 0..2 {
+        let created = create(
+            base,
+            json!({"game": "stubborn", "time_control": "fischer:60+0", "seats": [{"kind": "me"}, {"kind": "ai", "level": "stubborn"}]}),
+        )
+        .await;
+        let id = created["game"]["id"].as_str().unwrap().to_string();
+        let x = created["tokens"]["x"].as_str().unwrap().to_string();
+        post(base, &format!("/api/games/{id}/move"), json!({"token": x, "move": "b2"})).await;
+        wait_for("the AI thinks", async || control.thinking.load(Ordering::SeqCst) == 1).await;
+        control.releases.fetch_add(1, Ordering::SeqCst);
+        wait_for("the AI moved", async || get(base, &format!("/api/games/{id}")).await.json()["state"]["plies"] == 2)
+            .await;
+        games.push((id, x));
+    }
+    // First game: x moves, its AI takes the only slot.
+    let (a, xa) = &games[0];
+    let mv = get(base, &format!("/api/games/{a}")).await.json()["state"]["legal_moves"][0].clone();
+    post(base, &format!("/api/games/{a}/move"), json!({"token": xa, "move": mv})).await;
+    wait_for("A's AI thinks", async || control.thinking.load(Ordering::SeqCst) == 1).await;
+    // Second game: its AI must wait.
+    let (b, xb) = &games[1];
+    let mv = get(base, &format!("/api/games/{b}")).await.json()["state"]["legal_moves"][0].clone();
+    post(base, &format!("/api/games/{b}/move"), json!({"token": xb, "move": mv})).await;
+    wait_for("B's AI queues", async || server.health().await["ai_queued"] == 1).await;
+    assert_eq!(server.health().await["ai_thinking"], 1);
+    server.advance(10_000).await;
+    let g: Value = get(base, &format!("/api/games/{b}")).await.json();
+    assert_eq!(g["clock"]["running"], "o", "the waiting AI's clock runs");
+    assert_eq!(g["clock"]["remaining_ms"]["o"], 50_000);
+    // A resigns: its AI stops, B's starts at once and plays when released.
+    post(base, &format!("/api/games/{a}/resign"), json!({"token": xa})).await;
+    wait_for("B's AI thinks", async || {
+        let h = server.health().await;
+        h["ai_queued"] == 0 && h["ai_thinking"] == 1 && control.thinking.load(Ordering::SeqCst) == 1
+    })
+    .await;
+    assert_eq!(control.stopped.load(Ordering::SeqCst), 1);
+    control.releases.fetch_add(1, Ordering::SeqCst);
+    wait_for("B's AI moved", async || get(base, &format!("/api/games/{b}")).await.json()["state"]["plies"] == 4).await;
+    let g = get(base, &format!("/api/games/{b}")).await.json();
+    assert_eq!(g["moves"][3]["clocks"]["o"], 50_000, "charged for the wait, to the AI's side");
+    assert_eq!(g["moves"][3]["clocks"]["x"], 60_000);
+    server.running.shutdown().await.unwrap();
+}
+
+/// Two games whose AI needs Cold War's solution table at once: the table is
+/// built (or read) once, off the async threads, and the server answers
+/// meanwhile.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_slow_first_build_does_not_block_the_server() {
+    let server = start("perfect").await;
+    let base = server.base.clone();
+    let body = json!({"game": "coldwar", "seats": [{"kind": "ai", "level": "perfect"}, {"kind": "me"}]});
+    let (a, b) = tokio::join!(post(&base, "/api/games", body.clone()), post(&base, "/api/games", body));
+    let ids: Vec<String> = [a, b].iter().map(|r| r.json()["game"]["id"].as_str().unwrap().to_string()).collect();
+    let mut worst = Duration::ZERO;
+    let mut polls = 0;
+    loop {
+        let began = Instant::now();
+        let health = get(&base, "/api/health").await;
+        worst = worst.max(began.elapsed());
+        polls += 1;
+        assert_eq!(health.status, 200);
+        let mut moved = 0;
+        for id in &ids {
+            if get(&base, &format!("/api/games/{id}")).await.json()["state"]["plies"] == 1 {
+                moved += 1;
+            }
+        }
+        if moved == 2 {
+            break;
+        }
+        assert!(polls < 20_000, "the perfect AIs never moved");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert!(worst < Duration::from_millis(100), "/api/health took {worst:?} while the table was built");
+    server.running.shutdown().await.unwrap();
+}

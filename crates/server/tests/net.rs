@@ -1,0 +1,172 @@
+//! The connection layer over real sockets: slow, idle and half-open
+//! connections are closed, caps hold, and every refusal is JSON. Time is
+//! the server's manual clock: no test waits for a timeout to pass.
+
+mod common;
+
+use common::*;
+use serde_json::json;
+use tokio::io::AsyncWriteExt;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn idle_half_open_and_slow_connections_are_closed() {
+    let server = start("timeouts").await;
+    let base = &server.base;
+    // A connection that sends nothing, one that sends half a head, one that
+    // sends a head and half its body, and a keep-alive connection after its
+    // first request.
+    let mut silent = raw(base).await;
+    let mut half_head = raw(base).await;
+    half_head.write_all(b"GET /api/health HTTP/1.1\r\nHost: x\r\n").await.unwrap();
+    let mut half_body = raw(base).await;
+    half_body
+        .write_all(b"POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"game\"")
+        .await
+        .unwrap();
+    let mut keep_alive = raw(base).await;
+    keep_alive.write_all(b"GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n").await.unwrap();
+    let mut buf = [0u8; 2048];
+    let n = tokio::io::AsyncReadExt::read(&mut keep_alive, &mut buf).await.unwrap();
+    assert!(String::from_utf8_lossy(&buf[..n]).starts_with("HTTP/1.1 200"));
+    settle().await;
+    assert_eq!(server.health().await["connections"], 5, "four test connections and the health request");
+
+    server.advance(9_999).await;
+    for (what, s) in [("silent", &mut silent), ("half head", &mut half_head), ("half body", &mut half_body)] {
+        assert!(still_open(s).await, "{what}: closed before its timeout");
+    }
+    // 10 s: the head timeout closes the silent and the half-sent head; the
+    // body timeout answers 408 and closes.
+    server.advance(1).await;
+    assert_eq!(read_to_close(&mut silent, 10).await, Some(vec![]), "silent connection");
+    assert_eq!(read_to_close(&mut half_head, 10).await, Some(vec![]), "half-sent head");
+    let answer = parse_answer(&read_to_close(&mut half_body, 10).await.expect("half-sent body"));
+    assert_eq!((answer.status, answer.code().as_str()), (408, "timeout"), "{}", answer.body);
+    assert!(still_open(&mut keep_alive).await, "an idle keep-alive connection has a minute");
+    server.advance(50_000).await;
+    assert_eq!(read_to_close(&mut keep_alive, 10).await, Some(vec![]), "idle keep-alive connection");
+    settle().await;
+    assert_eq!(server.health().await["connections"], 1, "only the health request is left");
+    server.running.shutdown().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn connections_are_capped_per_client_and_in_total() {
+    let server = start_with("caps", |c| {
+        c.net.max_connections = 6;
+        c.net.max_connections_per_client = 3;
+    })
+    .await;
+    let base = &server.base;
+    let mut held = Vec::new();
+    for _ in 0..3 {
+        held.push(raw(base).await);
+    }
+    settle().await;
+    let mut over = raw(base).await;
+    let answer = parse_answer(&read_to_close(&mut over, 10).await.expect("refused at once"));
+    assert_eq!((answer.status, answer.code().as_str()), (503, "too_many_connections"), "{}", answer.body);
+    // Another address (127.0.0.2 is loopback too) still gets in, up to the total.
+    let other = |_: ()| async {
+        let socket = tokio::net::TcpSocket::new_v4().unwrap();
+        socket.bind("127.0.0.2:0".parse().unwrap()).unwrap();
+        socket.connect(base.parse().unwrap()).await.unwrap()
+    };
+    for _ in 0..3 {
+        held.push(other(()).await);
+    }
+    settle().await;
+    for s in held.iter_mut().skip(3) {
+        assert!(still_open(s).await);
+    }
+    let mut over = other(()).await;
+    let answer = parse_answer(&read_to_close(&mut over, 10).await.expect("refused at once"));
+    assert_eq!(answer.status, 503);
+    // Closing frees the places.
+    drop(held);
+    settle().await;
+    assert_eq!(get(base, "/api/health").await.status, 200);
+    server.running.shutdown().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn oversized_requests_get_json_refusals_at_once() {
+    let server = start("sizes").await;
+    let base = &server.base;
+    // A huge Content-Length is refused from the head alone.
+    let mut s = raw(base).await;
+    s.write_all(b"POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Length: 1000000000000\r\n\r\n").await.unwrap();
+    let answer = parse_answer(&read_to_close(&mut s, 10).await.expect("answered and closed at once"));
+    assert_eq!((answer.status, answer.code().as_str()), (413, "too_large"), "{}", answer.body);
+
+    let cases: Vec<(Vec<u8>, u16, &str)> = vec![
+        // Over the server's limits, under hyper's: refused by the server.
+        (format!("GET /api/health?{} HTTP/1.1\r\nHost: x\r\n\r\n", "a".repeat(9_000)).into(), 414, "uri_too_long"),
+        (
+            format!("GET /api/health HTTP/1.1\r\nHost: x\r\nX-Big: {}\r\n\r\n", "b".repeat(40_000)).into(),
+            431,
+            "headers_too_large",
+        ),
+        // Beyond what hyper reads at all: its bare answers, rewritten.
+        (
+            format!("GET /api/health HTTP/1.1\r\nHost: x\r\nX-Big: {}\r\n\r\n", "b".repeat(200_000)).into(),
+            431,
+            "headers_too_large",
+        ),
+        (
+            format!("GET /api/health HTTP/1.1\r\nHost: x\r\n{}\r\n", "X-A: 1\r\n".repeat(120)).into(),
+            431,
+            "headers_too_large",
+        ),
+        (b"GET /api/games/\xff\xfe HTTP/1.1\r\nHost: x\r\n\r\n".to_vec(), 400, "bad_request"),
+        (b"BLAH\r\n\r\n".to_vec(), 400, "bad_request"),
+    ];
+    for (i, (request, status, code)) in cases.into_iter().enumerate() {
+        let mut s = raw(base).await;
+        let _ = s.write_all(&request).await;
+        let answer = parse_answer(&read_to_close(&mut s, 10).await.unwrap_or_else(|| panic!("case {i} not answered")));
+        assert_eq!(answer.status, status, "case {i}: {}", answer.headers);
+        assert_eq!(answer.code(), code, "case {i}: {}", answer.body);
+        assert!(answer.headers.to_ascii_lowercase().contains("content-type: application/json"), "case {i}");
+    }
+    // Bad UTF-8 in a percent-encoded path.
+    let r = get(base, "/api/games/%ff/export").await;
+    assert_eq!((r.status, r.code().as_str()), (400, "bad_request"), "{}", r.body);
+    let ok = post(base, "/api/games", json!({"game": "coldwar"})).await;
+    assert_eq!(ok.status, 201);
+    server.running.shutdown().await.unwrap();
+}
+
+/// Static files have ETags and answer If-None-Match with 304; responses
+/// are compressed when the client accepts gzip.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn static_files_are_cached_and_compressed() {
+    let server = start("static").await;
+    let base = &server.base;
+    let first = get(base, "/js/app.js").await;
+    assert_eq!(first.status, 200);
+    let headers = first.headers.to_ascii_lowercase();
+    let etag = headers.lines().find_map(|l| l.strip_prefix("etag: ")).expect("an etag").to_string();
+    assert!(headers.contains("cache-control: no-cache"), "{headers}");
+    let request = format!("GET /js/app.js HTTP/1.1\r\nHost: x\r\nIf-None-Match: {etag}\r\nConnection: close\r\n\r\n");
+    let mut s = raw(base).await;
+    s.write_all(request.as_bytes()).await.unwrap();
+    let again = parse_answer(&read_to_close(&mut s, 10).await.unwrap());
+    assert_eq!(again.status, 304, "{}", again.headers);
+    assert!(again.body.is_empty());
+    let version = etag.trim_matches('"');
+    let pinned = get(base, &format!("/js/app.js?v={version}")).await;
+    assert!(pinned.headers.to_ascii_lowercase().contains("cache-control: public, max-age=31536000, immutable"));
+    let stale = get(base, "/js/app.js?v=0000").await;
+    assert!(stale.headers.to_ascii_lowercase().contains("cache-control: no-cache"));
+
+    let request = "GET /js/app.js HTTP/1.1\r\nHost: x\r\nAccept-Encoding: gzip\r\nConnection: close\r\n\r\n";
+    let mut s = raw(base).await;
+    s.write_all(request.as_bytes()).await.unwrap();
+    let bytes = read_to_close(&mut s, 10).await.unwrap();
+    let head = String::from_utf8_lossy(&bytes[..bytes.windows(4).position(|w| w == b"\r\n\r\n").unwrap()])
+        .to_ascii_lowercase();
+    assert!(head.contains("content-encoding: gzip"), "{head}");
+    assert!(bytes.len() < first.body.len(), "compressed {} vs {}", bytes.len(), first.body.len());
+    server.running.shutdown().await.unwrap();
+}
