@@ -127,7 +127,7 @@ impl Default for RateLimits {
             moves: Rate { per_minute: 1_200, burst: 40 },
             creates: Rate { per_minute: 30, burst: 20 },
             sockets: Rate { per_minute: 120, burst: 30 },
-            connections: Rate { per_minute: 600, burst: 100 },
+            connections: Rate { per_minute: 1_800, burst: 200 },
         }
     }
 }

@@ -186,8 +186,7 @@ pub fn serve_blocking(addr: &str, config: Config) -> Result<(), ServeError> {
     }
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     runtime.block_on(async {
-        let listener =
-            TcpListener::bind(addr).await.map_err(|source| ServeError::Listen { addr: addr.to_string(), source })?;
+        let listener = listen(addr).await?;
         let mut running = start_with(listener, config).await?;
         let stop = signal();
         println!("listening on http://{}", running.addr);
