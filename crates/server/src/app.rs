@@ -20,7 +20,7 @@ use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
-use tabula_core::{DynAgent, DynGame, Player, TabulaError, TimeControl};
+use tabula_core::{DynAgent, DynGame, Player, TimeControl};
 use tokio::sync::{broadcast, watch, Notify, OwnedMutexGuard};
 
 /// A room in memory.
@@ -406,17 +406,8 @@ impl App {
                 }
                 SeatRequest::Open { name } => Seat::open(name),
                 SeatRequest::Ai { level } => {
-                    let level = level.unwrap_or_else(|| game.default_level().to_string());
-                    // Only the levels the game lists: never an unbounded baseline.
-                    let levels = game.levels();
-                    if !levels.iter().any(|l| l.id == level) {
-                        return Err(RoomError::Game(TabulaError::UnknownLevel {
-                            game: game.id().to_string(),
-                            level,
-                            known: levels.iter().map(|l| l.id.as_str()).collect::<Vec<_>>().join(", "),
-                        }));
-                    }
-                    Seat::ai(level)
+                    // Room::new refuses a level the game does not list.
+                    Seat::ai(level.unwrap_or_else(|| game.default_level().to_string()))
                 }
             });
         }
