@@ -38,6 +38,7 @@ export const api = {
   join: (id, invite, name) => request('POST', `/api/games/${encodeURIComponent(id)}/join`, { invite, name }),
   move: (id, token, move, ply) => request('POST', `/api/games/${encodeURIComponent(id)}/move`, { token, move, ply }),
   resign: (id, token) => request('POST', `/api/games/${encodeURIComponent(id)}/resign`, { token }),
+  abort: (id, token) => request('POST', `/api/games/${encodeURIComponent(id)}/abort`, { token }),
   draw: (id, token, action) => request('POST', `/api/games/${encodeURIComponent(id)}/draw`, { token, action }),
   rematch: (id, token) => request('POST', `/api/games/${encodeURIComponent(id)}/rematch`, { token }),
   exportUrl: (id) => `/api/games/${encodeURIComponent(id)}/export`,

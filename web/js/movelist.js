@@ -22,6 +22,9 @@ export class MoveList {
    */
   render(moves, { name = (m) => m.display || m.move, players = [] } = {}) {
     const rows = [];
+    // A score is shown where it changes (a capture), not repeated on every move.
+    const scoreText = (m) => (m.score ? players.map((p) => m.score[p]).join(':') : '');
+    const changed = new Set(moves.filter((m, i) => m.score && scoreText(m) !== (i ? scoreText(moves[i - 1]) : players.map(() => 0).join(':'))).map((m) => m.ply));
     for (let i = 0; i < moves.length; i += 2) {
       const pair = moves.slice(i, i + 2);
       rows.push(h('li', { class: 'move-row', value: i / 2 + 1 },
@@ -29,7 +32,7 @@ export class MoveList {
         pair.map((m) => h('button', {
           type: 'button', class: 'move', 'data-ply': m.ply, 'data-player': m.player, title: `Move ${m.ply}: ${m.player}`,
         }, h('span', { class: swatch(m.player), 'aria-hidden': 'true' }), h('span', { class: 'move-text' }, name(m)),
-        m.score ? h('span', { class: 'move-score' }, players.map((p) => m.score[p]).join(':')) : null))));
+        changed.has(m.ply) ? h('span', { class: 'move-score' }, scoreText(m)) : null))));
     }
     mount(this.el, rows);
     this.count = moves.length;

@@ -5,8 +5,7 @@
 //!
 //! Each move is a real mouse click (WebDriver actions) on a random legal
 //! point. The time runs from the click's `pointerdown` event to the first
-//! frame painted after the new dot is in the page (two animation frames
-//! after it appears), so it includes the WebSocket round trip, the server's
+//! frame painted after the new dot is in the page, so it includes the WebSocket round trip, the server's
 //! move and save, and the page's drawing. Not a test: a measure.
 
 use anyhow::{Context, Result};
@@ -34,7 +33,19 @@ async fn main() -> Result<()> {
            if (!document.querySelector(`circle.dot[data-point='${window.waitFor}']`)) return;
            const start = window.clickAt;
            window.clickAt = null;
-           requestAnimationFrame(() => requestAnimationFrame((t) => window.latency.push(t - start)));
+           const mark = (name) => { const all = performance.getEntriesByName(name); return all.length ? all[all.length - 1].startTime : NaN; };
+           const sent = mark('tabula:move-sent');
+           const state = mark('tabula:state');
+           const rendered = mark('tabula:rendered');
+           // After the next frame is painted: a message posted from the frame's callback.
+           requestAnimationFrame(() => {
+             const channel = new MessageChannel();
+             channel.port1.onmessage = () => {
+               const t = performance.now();
+               window.latency.push([t - start, sent - start, state - sent, rendered - state, t - state]);
+             };
+             channel.port2.postMessage(0);
+           });
          }).observe(board.viewport, { childList: true, subtree: true });
          return true;",
     )
@@ -63,24 +74,39 @@ async fn main() -> Result<()> {
         b.click_at(xy[0].as_f64().unwrap_or(0.0), xy[1].as_f64().unwrap_or(0.0)).await?;
         b.wait_js(&format!("window.latency.length > {i}"), 20).await?;
     }
-    let mut ms: Vec<f64> = b
+    let rows: Vec<Vec<f64>> = b
         .eval("return window.latency;")
         .await?
         .as_array()
         .context("latencies")?
         .iter()
-        .filter_map(Value::as_f64)
+        .map(|r| r.as_array().map(|v| v.iter().filter_map(Value::as_f64).collect()).unwrap_or_default())
         .collect();
-    ms.sort_by(f64::total_cmp);
-    let at = |q: f64| ms[((ms.len() as f64 - 1.0) * q).round() as usize];
-    println!(
-        "click-to-paint on a 39x32 Dots board, {} moves: min {:.1} ms, median {:.1} ms, p95 {:.1} ms, max {:.1} ms",
-        ms.len(),
-        at(0.0),
-        at(0.5),
-        at(0.95),
-        at(1.0)
-    );
+    println!("click-to-paint on a 39x32 Dots board at 1366x768, {} moves (ms):", rows.len());
+    for (i, what) in [
+        "click to paint (total)",
+        "  click to move sent",
+        "  move sent to new state (network, server, save)",
+        "  new state drawn (the page's script)",
+        "  new state to paint (script, layout, paint)",
+    ]
+    .iter()
+    .enumerate()
+    {
+        let mut ms: Vec<f64> = rows.iter().filter_map(|r| r.get(i).copied()).filter(|v| v.is_finite()).collect();
+        ms.sort_by(f64::total_cmp);
+        if ms.is_empty() {
+            continue;
+        }
+        let at = |q: f64| ms[((ms.len() as f64 - 1.0) * q).round() as usize];
+        println!(
+            "  {what:<50} min {:>5.1}  median {:>5.1}  p95 {:>5.1}  max {:>5.1}",
+            at(0.0),
+            at(0.5),
+            at(0.95),
+            at(1.0)
+        );
+    }
     b.close().await?;
     server.stop().await
 }

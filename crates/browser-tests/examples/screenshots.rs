@@ -16,7 +16,13 @@ use tabula_browser_tests::{artifacts_dir, Browser, TestServer};
 const SETUP: &str = r#"
 const [body, moves, seed] = arguments;
 const call = async (method, path, data) => {
-  const r = await fetch(path, { method, headers: { 'content-type': 'application/json' }, body: data ? JSON.stringify(data) : undefined });
+  let r;
+  for (;;) {
+    r = await fetch(path, { method, headers: { 'content-type': 'application/json' }, body: data ? JSON.stringify(data) : undefined });
+    if (r.status !== 429) break;
+    // The server's rate limit: wait as it says.
+    await new Promise((ok) => setTimeout(ok, 1000 * Number(r.headers.get('retry-after') || 1)));
+  }
   const j = await r.json();
   if (!r.ok) throw new Error(JSON.stringify(j));
   return j;

@@ -339,6 +339,27 @@ async fn dots_capture_by_clicking_shades_territory_and_scores() -> Result<()> {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn dots_is_not_turned_round_for_red() -> Result<()> {
+    let (_guard, server, b) = start_desktop().await?;
+    b.goto(&server.url("/")).await?;
+    b.wait("#game", 20).await?.select_by_value("dots").await?;
+    b.click("input[name=opponent][value=ai]").await?;
+    b.wait("#level", 5).await?.select_by_value("random").await?;
+    b.wait("#side", 5).await?.select_by_value("1").await?;
+    b.click("#create-game").await?;
+    b.wait("svg.dots-board .dot", 20).await?;
+    b.wait_js("window.tabulaGame && window.tabulaGame.state.plies >= 1", 20).await?;
+    // Red's own bar is under the board, but the lattice keeps x to the right and y up.
+    assert!(b.text(".bar-bottom .player-bar").await?.contains("Red"), "Red's bar at the bottom");
+    let x = |p: &str| format!("Number(document.querySelector(\"circle.dot[data-point='{p}']\").getAttribute('cx'))");
+    let y = |p: &str| format!("Number(document.querySelector(\"circle.dot[data-point='{p}']\").getAttribute('cy'))");
+    let upright =
+        b.eval(&format!("return {} < {} && {} > {};", x("20-16"), x("21-16"), y("20-16"), y("20-17"))).await?;
+    assert_eq!(upright, true, "the cross is drawn the right way up for Red");
+    b.close().await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn cumisitha_move_and_promotion_through_the_dialog() -> Result<()> {
     let (_guard, server, b) = start_desktop().await?;
     create_game(&b, &server, "cumisitha", "hotseat", None, &[]).await?;
@@ -448,6 +469,8 @@ async fn cordots_back_row_sacrifice_through_the_dialog() -> Result<()> {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_browsers_play_through_an_invite_link() -> Result<()> {
     let (_guard, server, host) = start_desktop().await?;
+    host.goto(&server.url("/")).await?;
+    host.eval("localStorage.setItem('tabula.name', 'Ann'); return true;").await?;
     let id = create_timed_game(&host, &server, "coldwar", "invite", None, &[], Some(("5", "2"))).await?;
     let link = host.wait("#invite-link", 10).await?.prop("value").await?.unwrap_or_default();
     assert!(link.contains(&format!("/game/{id}?invite=")), "invite link: {link}");
@@ -457,10 +480,13 @@ async fn two_browsers_play_through_an_invite_link() -> Result<()> {
     host.screenshot("invite-waiting").await?;
 
     let guest = Browser::start(PHONE.0, PHONE.1).await?;
+    guest.goto(&server.url("/")).await?;
+    guest.eval("localStorage.setItem('tabula.name', 'Bob'); return true;").await?;
     guest.goto(&link).await?;
     guest.wait(".game-page[data-game=coldwar] svg.coldwar-board", 20).await?;
     guest.wait_js("window.tabulaGame && window.tabulaGame.seats.every(s => s.joined)", 10).await?;
-    assert!(guest.text(".player-o").await?.contains("(you)"), "the guest plays O");
+    assert!(guest.text(".player-o").await?.contains("Bob (you)"), "the guest plays O, under its name");
+    assert!(guest.text(".player-x").await?.contains("Ann"), "the host's name");
     host.wait_js("window.tabulaGame.status === 'live'", 10).await?;
 
     click_move(&host, "coldwar", "b2").await?;
@@ -496,9 +522,17 @@ async fn two_browsers_play_through_an_invite_link() -> Result<()> {
     // A rematch with colours swapped: the host now plays O, the guest follows the link.
     host.click("#rematch").await?;
     host.wait_js(&format!("window.tabulaGame && window.tabulaGame.id !== '{id}'"), 10).await?;
-    assert!(host.text(".player-o").await?.contains("(you)"), "the host plays O in the rematch");
+    // The rematch swaps the colours and keeps the names: X is Bob now, O is Ann.
+    let (host_o, host_x) = (host.text(".player-o").await?, host.text(".player-x").await?);
+    assert!(host_o.contains("Ann (you)"), "the host plays O in the rematch: {host_o}");
+    assert!(host_x.contains("Bob") && !host_x.contains("(you)"), "the guest plays X in the rematch: {host_x}");
     guest.click("#rematch-link").await?;
     guest.wait_js(&format!("window.tabulaGame && window.tabulaGame.id !== '{id}'"), 10).await?;
+    let (guest_x, guest_o) = (guest.text(".player-x").await?, guest.text(".player-o").await?);
+    assert!(
+        guest_x.contains("Bob (you)") && guest_o.contains("Ann"),
+        "the guest's view of the rematch: {guest_x} / {guest_o}"
+    );
     guest.wait_js("document.querySelector('#status-line').textContent.includes('Your move')", 10).await?;
     click_move(&guest, "coldwar", "c3").await?;
     host.wait("[data-square=c3][data-owner=x]", 10).await?;
@@ -509,6 +543,37 @@ async fn two_browsers_play_through_an_invite_link() -> Result<()> {
     guest.full_page_screenshot("lobby-phone").await?;
     guest.close().await?;
     host.close().await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn no_clock_runs_before_both_first_moves() -> Result<()> {
+    let (_guard, server, b) = start_desktop().await?;
+    let id = create_timed_game(&b, &server, "cumisitha", "invite", None, &[], Some(("0.5", "0"))).await?;
+    let black = join_as_opponent(&b, &id).await?;
+    b.wait_js("window.tabulaGame.status === 'live'", 10).await?;
+    // Ply 0: no clock runs, so no flag can fall; the page says how long the first move may take.
+    let clock = page_game(&b).await?["clock"].clone();
+    assert!(clock["running"].is_null(), "no clock runs at ply 0: {clock}");
+    assert_eq!(
+        b.eval("return document.querySelectorAll('.clock.running').length;").await?,
+        0,
+        "no clock shown running"
+    );
+    let note = b.wait("#first-move:not([hidden])", 5).await?.text().await?;
+    assert!(note.contains("first move"), "the first-move countdown: {note}");
+    b.wait("#abort", 5).await?;
+    click_move(&b, "cumisitha", "e2e4").await?;
+    // Ply 1: Black has not moved yet, still no clock.
+    assert!(page_game(&b).await?["clock"]["running"].is_null(), "no clock runs at ply 1");
+    assert_eq!(b.eval("return document.querySelectorAll('.clock.running').length;").await?, 0);
+    opponent_move(&b, &id, &black, "e7e5").await?;
+    wait_plies(&b, 2, 10).await?;
+    // Both have moved: White's clock runs now, and is shown running.
+    b.wait_js("window.tabulaGame.clock.running === 'white'", 5).await?;
+    b.wait("[data-clock=white].running", 5).await?;
+    b.wait("#first-move[hidden]", 5).await?;
+    assert!(b.client.find(fantoccini::Locator::Css("#abort")).await.is_err(), "no abort after both first moves");
+    b.close().await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

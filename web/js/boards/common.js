@@ -79,8 +79,8 @@ export class BoardBase {
   play(move) {
     this.selected = null;
     this.interactive = false;
+    this.onMove(move); // first: the move is on its way while the board redraws
     this.draw();
-    this.onMove(move);
   }
 
   draw() {

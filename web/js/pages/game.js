@@ -15,7 +15,6 @@ import { MoveList } from '../movelist.js';
 import { navigate } from '../app.js';
 import { playSound } from '../sound.js';
 import { showTurn, clearTurn } from '../turn.js';
-import { sanMoves } from '../pgn.js';
 import { seatName } from '../seats.js';
 import { icon } from '../icons.js';
 
@@ -45,10 +44,12 @@ export async function gamePage(root, [gameId]) {
     bars: true,
     label: `${game.name} board`,
   });
+  // Your own bar sits under the board. A board with sides turns round for
+  // the second player; Dots has none, so nobody sees it turned by default.
   const sided = board.constructor.sided;
-  const bottomDefault = () => (sided && myPlayers().length === 1 ? myPlayers()[0] : game.players[0]);
-  let bottom = bottomDefault();
-  board.flipped = bottom === game.players[1];
+  let bottom = myPlayers().length === 1 ? myPlayers()[0] : game.players[0];
+  let flipped = sided && bottom === game.players[1];
+  board.flipped = flipped;
 
   // ----- the parts of the page -----
   const bars = {};
@@ -66,6 +67,7 @@ export async function gamePage(root, [gameId]) {
   const heading = h('h1', { class: 'game-title' });
   const statusLine = h('p', { class: 'status-line', id: 'status-line', 'aria-live': 'polite' });
   const matchClock = h('div', { class: 'match-clock', id: 'match-clock', hidden: true });
+  const firstMove = h('p', { class: 'first-move hint', id: 'first-move', hidden: true });
   const banner = h('div', { class: 'result-banner', id: 'result-banner', hidden: true, role: 'status' });
   const drawBox = h('div', { class: 'draw-box', id: 'draw-box', 'aria-live': 'polite' });
   const inviteBox = h('div', { class: 'invite-box', id: 'invite-box' });
@@ -88,7 +90,7 @@ export async function gamePage(root, [gameId]) {
     h('div', { class: 'board-column' }, topHost, boardHost, bottomHost, gameInfo),
     h('aside', { class: 'side-column' },
       h('section', { class: 'card status-card', 'aria-label': 'Game status' },
-        heading, statusLine, matchClock, banner, notice, drawBox, inviteBox),
+        heading, statusLine, matchClock, firstMove, banner, notice, drawBox, inviteBox),
       h('section', { class: 'card moves-card', 'aria-label': 'Moves' },
         h('h2', {}, 'Moves'), historyBar, moveList.el, typedForm),
       h('section', { class: 'card controls-card', 'aria-label': 'Game actions' }, controls, links))));
@@ -98,9 +100,6 @@ export async function gamePage(root, [gameId]) {
   let connected = true;
   let viewPly = null; // null: the live position; else the ply shown from the history
   const positions = new Map();
-  const sanByPly = new Map();
-  let myDrawOffer = null; // {ply, at}: this browser offered a draw at that ply and update time
-  let drawDeclined = false;
   let lowTimeWarned = false;
 
   // ----- clocks: they tick locally between server messages -----
@@ -133,6 +132,15 @@ export async function gamePage(root, [gameId]) {
     } else {
       matchClock.hidden = true;
     }
+    const deadline = game.first_move_deadline_ms;
+    if (deadline && !game.result && game.status === 'live') {
+      const left = deadline - (game.server_time_ms + (performance.now() - clockBase));
+      firstMove.hidden = false;
+      const mover = mine()[game.state.to_move] && myPlayers().length === 1 ? 'You have' : `${title(game.state.to_move)} has`;
+      firstMove.textContent = `${mover} ${formatClock(Math.max(0, left))} to make a first move, or the game is aborted.`;
+    } else {
+      firstMove.hidden = true;
+    }
     for (const p of game.players) {
       const el = bars[p].clock;
       if (!clock || clock.shared) { el.textContent = ''; continue; }
@@ -160,7 +168,7 @@ export async function gamePage(root, [gameId]) {
   const render = () => {
     window.tabulaGame = game; // for the browser tests and the curious
     const me = myPlayers();
-    board.flipped = bottom === game.players[1];
+    board.flipped = flipped;
     if (viewPly === null) {
       board.setState({ ...game.state, view: game.view }, { interactive: canMove(), premoveSide: premoveSide() });
     }
@@ -178,7 +186,7 @@ export async function gamePage(root, [gameId]) {
     if (game.result) {
       banner.hidden = false;
       banner.dataset.winner = game.result.winner || 'draw';
-      const who = game.result.winner ? `${title(game.result.winner)} wins` : 'Draw';
+      const who = game.status === 'aborted' ? 'Game aborted' : game.result.winner ? `${title(game.result.winner)} wins` : 'Draw';
       mount(banner, h('strong', {}, who), h('span', { class: 'reason' }, capitalise(game.result.reason || '')));
     } else {
       banner.hidden = true;
@@ -223,7 +231,7 @@ export async function gamePage(root, [gameId]) {
   const renderDraw = (me) => {
     mount(drawBox);
     const offer = game.draw_offer;
-    if (drawDeclined && !game.result) {
+    if (declinedForMe(me) && !game.result) {
       drawBox.append(h('p', { class: 'hint', id: 'draw-declined' }, 'Your draw offer was declined.'));
     }
     if (!offer || game.result) return;
@@ -234,6 +242,12 @@ export async function gamePage(root, [gameId]) {
     } else {
       drawBox.append(h('span', { class: 'hint' }, `${title(offer)} offered a draw.`));
     }
+  };
+
+  /** The server says when a draw offer was declined (until the next move); the offerer is told. */
+  const declinedForMe = (me) => {
+    const d = game.draw_declined;
+    return !!d && me.length > 0 && !mine()[d.by] && d.ply === game.state.plies;
   };
 
   const renderInvite = () => {
@@ -261,19 +275,33 @@ export async function gamePage(root, [gameId]) {
     }
   };
 
+  /** A game can be aborted while it waits for the opponent, or before your own first move (the server decides; this only offers the button). */
+  const canAbort = (me) => {
+    if (!me.length || game.result || !('first_move_deadline_ms' in game)) return false;
+    if (game.status === 'waiting') return true;
+    return game.status === 'live' && me.some((p) => !game.moves.some((m) => m.player === p));
+  };
+
   const renderControls = (me) => {
     const playing = me.length > 0 && game.status !== 'waiting';
     const over = !!game.result;
     mount(controls,
-      h('button', { type: 'button', id: 'flip', onclick: () => { bottom = game.players.find((p) => p !== bottom); render(); } }, 'Flip board'),
+      h('button', {
+        type: 'button', id: 'flip',
+        onclick: () => {
+          flipped = !flipped;
+          if (sided) bottom = game.players.find((p) => p !== bottom);
+          render();
+        },
+      }, 'Flip board'),
       playing && !over && h('button', {
         type: 'button', id: 'offer-draw', disabled: !!(game.draw_offer && mine()[game.draw_offer]),
-        onclick: () => {
-          myDrawOffer = { ply: game.state.plies, at: game.updated_at_ms };
-          drawDeclined = false;
-          action(() => api.draw(gameId, tokenFor(me), 'offer'));
-        },
+        onclick: () => action(() => api.draw(gameId, tokenFor(me), 'offer')),
       }, 'Offer draw'),
+      canAbort(me) && h('button', {
+        type: 'button', id: 'abort',
+        onclick: () => action(() => api.abort(gameId, tokenFor(me))),
+      }, game.status === 'waiting' ? 'Cancel the game' : 'Abort'),
       playing && !over && h('button', {
         type: 'button', id: 'resign', class: 'danger',
         onclick: () => { if (confirm('Resign this game?')) action(() => api.resign(gameId, tokenFor(me))); },
@@ -283,6 +311,7 @@ export async function gamePage(root, [gameId]) {
         onclick: () => action(async () => {
           const res = await api.rematch(gameId, tokenFor(me));
           tokens.add(res.game.id, res.tokens || {});
+          if (res.invites && res.invites.length) localStorage.setItem(`tabula.invites.${res.game.id}`, JSON.stringify(res.invites));
           navigate(`/game/${res.game.id}`);
         }),
       }, 'Rematch'),
@@ -290,7 +319,7 @@ export async function gamePage(root, [gameId]) {
     );
   };
 
-  const moveName = (m) => m.display || sanByPly.get(m.ply) || m.move;
+  const moveName = (m) => m.display || m.move;
   const renderMoves = () => {
     if (moveList.count !== game.moves.length || moveList.stale) {
       moveList.render(game.moves, { name: moveName, players: game.players });
@@ -374,21 +403,17 @@ export async function gamePage(root, [gameId]) {
   };
 
   const apply = (next) => {
+    performance.mark('tabula:state'); // User Timing marks: see examples/dots_latency.rs
     if (next.updated_at_ms < game.updated_at_ms && next.moves.length < game.moves.length) return;
     const previous = game;
-    // Keep people's notation (SAN) for moves that carry none: the view before a move knows it.
-    if (previous.view && previous.view.san && next.moves.length === previous.moves.length + 1) {
-      const m = next.moves[next.moves.length - 1];
-      if (!m.display && previous.view.san[m.move]) sanByPly.set(m.ply, previous.view.san[m.move]);
+    if (sameGame(previous, next)) {
+      // The socket's greeting repeats what the page already shows: only the clocks' reference moves.
+      game = next;
+      window.tabulaGame = game;
+      clockBase = performance.now();
+      tick();
+      return;
     }
-    // A draw offer of ours that is gone although nobody moved and the game
-    // goes on was declined (an AI declines at once, so the offer may never
-    // have been seen standing).
-    if (myDrawOffer) {
-      if (next.result || next.state.plies !== myDrawOffer.ply) myDrawOffer = null;
-      else if (!next.draw_offer && next.updated_at_ms > myDrawOffer.at) { drawDeclined = true; myDrawOffer = null; }
-    }
-    if (next.state.plies !== previous.state.plies || next.result) drawDeclined = false;
     game = next;
     clockBase = performance.now();
     if (next.moves.length > previous.moves.length) {
@@ -398,9 +423,11 @@ export async function gamePage(root, [gameId]) {
     if (next.status === 'live' && previous.status === 'waiting') playSound('start');
     if (next.result && !previous.result) playSound('end');
     render();
+    performance.mark('tabula:rendered');
   };
 
   const sendMove = (move) => {
+    performance.mark('tabula:move-sent');
     notice.textContent = '';
     const token = mine()[game.state.to_move];
     if (!socket.send({ type: 'move', token, move, ply: game.state.plies })) {
@@ -446,25 +473,10 @@ export async function gamePage(root, [gameId]) {
     onState: apply,
     onError: (err) => { notice.textContent = err.message; render(); },
     onStatus: setConnected,
-    onMessage: (msg) => {
-      if (msg.type === 'draw_declined' || (msg.type === 'event' && msg.event === 'draw_declined')) {
-        if (myDrawOffer) { drawDeclined = true; myDrawOffer = null; render(); }
-      }
-    },
   });
 
   if (game.status === 'live' && game.state.plies === 0 && !game.result && myPlayers().length) playSound('start');
   render();
-  // Moves played before this page opened and carrying no display name: take their SAN from the PGN export.
-  if (game.record_format === 'pgn' && game.moves.length && game.moves.some((m) => !m.display)) {
-    fetch(api.exportUrl(gameId)).then((r) => (r.ok ? r.text() : '')).then((pgn) => {
-      const san = sanMoves(pgn);
-      if (san.length < game.moves.length) return;
-      game.moves.forEach((m, i) => { if (!sanByPly.has(m.ply)) sanByPly.set(m.ply, san[i]); });
-      moveList.stale = true;
-      renderMoves();
-    }).catch(() => { /* the list keeps the UCI moves */ });
-  }
   return () => {
     clearInterval(timer);
     socket.close();
@@ -486,6 +498,13 @@ function inheritRematchTokens(game) {
   if (old[first] && !known[second]) swapped[second] = old[first];
   if (old[second] && !known[first]) swapped[first] = old[second];
   if (Object.keys(swapped).length) tokens.add(game.id, swapped);
+}
+
+/** Whether two snapshots of a game would draw the same page (clocks aside). */
+function sameGame(a, b) {
+  return a.updated_at_ms === b.updated_at_ms && a.moves.length === b.moves.length && a.status === b.status
+    && a.draw_offer === b.draw_offer && a.rematch_id === b.rematch_id && !a.result === !b.result
+    && JSON.stringify(a.seats) === JSON.stringify(b.seats) && JSON.stringify(a.draw_declined) === JSON.stringify(b.draw_declined);
 }
 
 function statusText(game, me, canMove, connected) {

@@ -33,7 +33,7 @@ export async function howtoPage(root, [game]) {
   const body = h('div', { class: 'rules' });
   body.innerHTML = await res.text();
   mount(root, h('article', { class: 'howto card', 'data-game': game }, nav, body,
-    h('p', {}, h('a', { href: '/', 'data-link': true, class: 'button' }, `Play ${known.name}`))));
+    h('p', {}, h('a', { href: `/?game=${encodeURIComponent(game)}`, 'data-link': true, class: 'button' }, `Play ${known.name}`))));
 
   const all = await examples();
   for (const slot of body.querySelectorAll('[data-example]')) {

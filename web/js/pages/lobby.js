@@ -28,8 +28,10 @@ export async function lobbyPage(root) {
   const levelSelect = h('select', { name: 'level', id: 'level' });
   const levelLabel = h('label', { class: 'inline level-field', for: 'level' }, 'Level ', levelSelect);
   const sideSelect = h('select', { name: 'side', id: 'side' });
+  // `/?game=dots` (the How to play pages link so) picks the game.
+  const wanted = new URLSearchParams(location.search).get('game');
   const gameSelect = h('select', { name: 'game', id: 'game' },
-    games.map((g) => h('option', { value: g.id }, g.name)));
+    games.map((g) => h('option', { value: g.id, selected: g.id === wanted }, g.name)));
   const description = h('p', { class: 'hint game-description', id: 'game-description' });
   const clockNote = h('p', { class: 'hint clock-note', id: 'clock-note' });
   const message = h('p', { class: 'error', role: 'alert' });
@@ -40,7 +42,9 @@ export async function lobbyPage(root) {
       radio('opponent', 'ai', 'Computer', true),
       radio('opponent', 'invite', 'A friend (invite link)'),
       radio('opponent', 'hotseat', 'Two on this screen')),
-    h('div', { class: 'row' }, levelLabel, h('label', { class: 'inline', for: 'side' }, 'You play ', sideSelect)));
+    h('div', { class: 'row' }, levelLabel, h('label', { class: 'inline', for: 'side' }, 'You play ', sideSelect),
+      h('label', { class: 'inline', for: 'player-name' }, 'Your name ',
+        h('input', { type: 'text', id: 'player-name', name: 'player_name', maxlength: 40, placeholder: 'optional', value: localStorage.getItem('tabula.name') || '', autocomplete: 'nickname' }))));
 
   const tcKinds = meta.time_controls || ['none', 'fischer'];
   const tcSelect = h('select', { name: 'tc', id: 'time-control', 'aria-label': 'Time control' }, tcKinds.map((k) => h('option', { value: k }, tcLabel(k))));
@@ -123,9 +127,13 @@ export async function lobbyPage(root) {
     const kind = data.get('opponent');
     const other = kind === 'ai' ? { kind: 'ai', level: data.get('level') }
       : kind === 'invite' ? { kind: 'open' } : { kind: 'me' };
+    // Your name goes on your seat (and is remembered for joining friends' games); two on one screen stay unnamed.
+    const name = String(data.get('player_name') || '').trim();
+    try { if (name) localStorage.setItem('tabula.name', name); else localStorage.removeItem('tabula.name'); } catch { /* private mode */ }
+    const me = name && kind !== 'hotseat' ? { kind: 'me', name } : { kind: 'me' };
     let side = data.get('side');
     if (side === 'random') side = Math.random() < 0.5 ? '0' : '1';
-    const seats = side === '0' ? [{ kind: 'me' }, other] : [other, { kind: 'me' }];
+    const seats = side === '0' ? [me, other] : [other, me];
     const body = { game: game.id, options, seats };
     if (!clockFixedBy(game, options)) body.time_control = timeControlFrom(data);
     try {
@@ -208,7 +216,8 @@ function optionField(opt) {
   } else {
     input = h('input', { type: 'text', name, id: name, value: opt.default, 'aria-describedby': help });
   }
-  return h('div', { class: 'option', 'data-option': opt.key },
+  // A long explanation gets the whole row; short ones sit side by side.
+  return h('div', { class: 'option', 'data-option': opt.key, 'data-wide': (opt.help || '').length > 70 },
     h('label', { for: name }, label), input, h('small', { class: 'hint', id: help }, opt.help));
 }
 

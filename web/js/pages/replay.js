@@ -5,7 +5,6 @@ import { h, mount, title, capitalise } from '../dom.js';
 import { api } from '../api.js';
 import { createBoard } from '../boards/index.js';
 import { MoveList } from '../movelist.js';
-import { sanMoves } from '../pgn.js';
 import { icon } from '../icons.js';
 
 export async function replayPage(root, [gameId]) {
@@ -21,8 +20,7 @@ export async function replayPage(root, [gameId]) {
   const list = new MoveList({ onSelect: (p) => go(p) });
   const info = h('p', { class: 'status-line' });
   const error = h('p', { class: 'error' });
-  const names = new Map();
-  const nameOf = (m) => m.display || names.get(m.ply) || m.move;
+  const nameOf = (m) => m.display || m.move;
 
   const go = async (target) => {
     ply = Math.max(0, Math.min(total, target));
@@ -44,19 +42,10 @@ export async function replayPage(root, [gameId]) {
     }
   };
 
+  // The last position came with the game: draw it at once (no layout shift while the first position loads).
+  cache.set(total, { state: game.state, view: game.view });
+  board.setState({ ...game.state, view: game.view }, { interactive: false });
   list.render(game.moves, { name: nameOf, players: game.players });
-  // Records from before moves carried their display names: read SAN from the PGN export.
-  if (game.record_format === 'pgn' && total && game.moves.some((m) => !m.display)) {
-    try {
-      const res = await fetch(api.exportUrl(gameId));
-      const san = res.ok ? sanMoves(await res.text()) : [];
-      if (san.length >= total) {
-        game.moves.forEach((m, i) => names.set(m.ply, san[i]));
-        list.render(game.moves, { name: nameOf, players: game.players });
-      }
-    } catch { /* keep the UCI moves */ }
-  }
-
   const result = game.result
     ? (game.result.winner ? `${title(game.result.winner)} won: ${capitalise(game.result.reason)}` : `Draw: ${capitalise(game.result.reason)}`)
     : 'This game is not finished yet.';
@@ -92,7 +81,7 @@ export async function replayPage(root, [gameId]) {
     else if (event.key === 'End') go(total);
   };
   document.addEventListener('keydown', keys);
-  await go(total);
   root.querySelector('.replay-page').style.setProperty('--aspect', board.aspect);
+  await go(total);
   return () => document.removeEventListener('keydown', keys);
 }
