@@ -534,6 +534,14 @@ impl Tournament {
 
     /// Add a player. Before the start for every system; after it only for
     /// Swiss (a late entry, with no points for the rounds missed) and arena.
+    ///
+    /// ```
+    /// use tabula_tournament::{Config, Entrant, System, Tournament, TournamentError};
+    /// let mut t = Tournament::new(Config::new(System::Swiss { rounds: 3 })).unwrap();
+    /// let ann = t.join(Entrant::new("ann").rated(1500)).unwrap();
+    /// assert_eq!(ann.0, 0);
+    /// assert!(matches!(t.join(Entrant::new("ann")), Err(TournamentError::DuplicateName(_))));
+    /// ```
     pub fn join(&mut self, entrant: Entrant) -> Result<PlayerId, TournamentError> {
         if entrant.name.trim().is_empty() {
             return Err(TournamentError::EmptyName);
@@ -571,6 +579,20 @@ impl Tournament {
     /// wins for their opponents; Swiss and arena stop pairing them; in a
     /// knockout they lose their match. A game of theirs still being played
     /// keeps going until its result is recorded (the server resigns it).
+    ///
+    /// ```
+    /// use tabula_tournament::knockout::KnockoutRules;
+    /// use tabula_tournament::{Config, Entrant, Event, PlayerId, System, Tournament};
+    /// let mut t = Tournament::new(Config::new(System::Knockout { rules: KnockoutRules::best_of(1) })).unwrap();
+    /// for name in ["a", "b", "c", "d"] {
+    ///     t.join(Entrant::new(name)).unwrap();
+    /// }
+    /// t.start(0).unwrap();
+    /// // "d" leaves: "a" goes through to the final without finishing their game.
+    /// t.withdraw(PlayerId(3), 10).unwrap();
+    /// let semi = &t.bracket().unwrap().rounds[0][0];
+    /// assert_eq!(semi.winner(), Some(PlayerId(0)));
+    /// ```
     pub fn withdraw(&mut self, player: PlayerId, now: u64) -> Result<Vec<Event>, TournamentError> {
         let p = self.players.get_mut(player.index()).ok_or(TournamentError::UnknownPlayer(player))?;
         if p.withdrawn {
@@ -623,6 +645,18 @@ impl Tournament {
 
     /// Start: seed the players, make the first round (or bracket, or arena
     /// pairings).
+    ///
+    /// ```
+    /// use tabula_tournament::{Config, Entrant, Event, System, Tournament};
+    /// let mut t = Tournament::new(Config::new(System::RoundRobin { cycles: 1 })).unwrap();
+    /// for name in ["a", "b", "c", "d"] {
+    ///     t.join(Entrant::new(name)).unwrap();
+    /// }
+    /// let events = t.start(0).unwrap();
+    /// assert_eq!(events[0], Event::Started);
+    /// assert_eq!(events[1], Event::RoundStarted { round: 1 });
+    /// assert_eq!(t.pending_games().count(), 2);
+    /// ```
     pub fn start(&mut self, now: u64) -> Result<Vec<Event>, TournamentError> {
         match self.status {
             Status::Running => return Err(TournamentError::AlreadyStarted),
@@ -673,6 +707,18 @@ impl Tournament {
     }
 
     /// Record a game's result.
+    ///
+    /// ```
+    /// use tabula_tournament::{Config, Entrant, Event, GameResult, Side, System, Tournament, TournamentError};
+    /// let mut t = Tournament::new(Config::new(System::RoundRobin { cycles: 1 })).unwrap();
+    /// for name in ["a", "b"] {
+    ///     t.join(Entrant::new(name)).unwrap();
+    /// }
+    /// t.start(0).unwrap();
+    /// let events = t.record(0, GameResult::win(Side::First).with_margin(5), 1_000).unwrap();
+    /// assert!(events.contains(&Event::Finished { reason: None }));
+    /// assert_eq!(t.record(0, GameResult::draw(), 2_000), Err(TournamentError::Finished));
+    /// ```
     pub fn record(&mut self, game: GameId, result: GameResult, now: u64) -> Result<Vec<Event>, TournamentError> {
         if self.status != Status::Running {
             return Err(if self.status == Status::Finished {
@@ -714,6 +760,23 @@ impl Tournament {
 
     /// Let time pass: start a round or match whose pause is over, end the
     /// arena.
+    ///
+    /// ```
+    /// use tabula_tournament::{Config, Entrant, Event, GameResult, Side, System, Tournament};
+    /// let mut config = Config::new(System::Swiss { rounds: 2 });
+    /// config.round_pause_ms = 60_000;
+    /// let mut t = Tournament::new(config).unwrap();
+    /// for name in ["a", "b", "c", "d"] {
+    ///     t.join(Entrant::new(name)).unwrap();
+    /// }
+    /// t.start(0).unwrap();
+    /// t.record(0, GameResult::draw(), 500).unwrap();
+    /// t.record(1, GameResult::win(Side::First), 1_000).unwrap();
+    /// // Round 2 starts a minute after round 1 ended.
+    /// assert_eq!(t.next_wakeup(), Some(61_000));
+    /// assert!(t.tick(30_000).is_empty());
+    /// assert!(t.tick(61_000).contains(&Event::RoundStarted { round: 2 }));
+    /// ```
     pub fn tick(&mut self, now: u64) -> Vec<Event> {
         let mut events = Vec::new();
         if self.status != Status::Running {
@@ -1098,6 +1161,18 @@ impl Tournament {
     /// finalist 2, the semifinal losers 3 — or 3 and 4 after a third-place
     /// match — then 5, 9, ...); a championship ranks its knockout players
     /// that way and everyone else after them, by group place, then points.
+    ///
+    /// ```
+    /// use tabula_tournament::{Config, Entrant, GameResult, PlayerId, Points, Side, System, Tournament};
+    /// let mut t = Tournament::new(Config::new(System::RoundRobin { cycles: 1 })).unwrap();
+    /// for name in ["a", "b"] {
+    ///     t.join(Entrant::new(name)).unwrap();
+    /// }
+    /// t.start(0).unwrap();
+    /// t.record(0, GameResult::win(Side::Second), 1).unwrap();
+    /// let table = t.standings();
+    /// assert_eq!((table[0].player, table[0].points), (PlayerId(1), Points::ONE));
+    /// ```
     pub fn standings(&self) -> Vec<Standing> {
         let tiebreaks = self.config.tiebreaks();
         let records = self.records();
@@ -1228,6 +1303,18 @@ impl Tournament {
 
     /// Points each player scored against each other: `(points, games)` of
     /// the row player against the column player, indexed by [`PlayerId`].
+    ///
+    /// ```
+    /// use tabula_tournament::{Config, Entrant, GameResult, Points, System, Tournament};
+    /// let mut t = Tournament::new(Config::new(System::RoundRobin { cycles: 2 })).unwrap();
+    /// for name in ["a", "b"] {
+    ///     t.join(Entrant::new(name)).unwrap();
+    /// }
+    /// t.start(0).unwrap();
+    /// t.record(0, GameResult::draw(), 1).unwrap();
+    /// t.record(1, GameResult::draw(), 2).unwrap();
+    /// assert_eq!(t.crosstable()[0][1], (Points::ONE, 2));
+    /// ```
     pub fn crosstable(&self) -> Vec<Vec<(Points, u32)>> {
         let n = self.players.len();
         let mut table = vec![vec![(Points::ZERO, 0u32); n]; n];
