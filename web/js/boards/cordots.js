@@ -71,16 +71,11 @@ export class CordotsBoard extends GridBoard {
     return picked;
   }
 
+  /** A piece steps one square along a rank or a file. */
   premoveTargets(square) {
-    const [f, r] = fileRank(square);
-    const out = new Set();
-    for (const [df, dr] of [[1, 0], [-1, 0], [0, 1], [0, -1]]) {
-      const nf = f + df;
-      const nr = r + dr;
-      if (nf >= 0 && nf < 8 && nr >= 0 && nr < 8) out.add('abcdefgh'[nf] + (nr + 1));
-    }
-    return out;
+    return this.orthogonalNeighbours(square);
   }
+
 
   squareLabel(square) {
     const piece = this.pieceAt(square);
