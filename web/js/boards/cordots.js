@@ -156,7 +156,7 @@ export class CordotsBoard extends GridBoard {
     const label = `${title(player)}: ${reserve} Capturer${reserve === 1 ? '' : 's'} in reserve${counts ? `; ${counts.capturers} Capturers and ${counts.victims} Victims on the board` : ''}`;
     return h('span', { class: `reserve reserve-${player}`, 'data-reserve': reserve, role: 'img', 'aria-label': label, title: label },
       h('span', { class: 'reserve-count', 'aria-hidden': 'true' }, `reserve ${reserve}`), icons,
-      counts ? h('span', { class: 'piece-counts', 'aria-hidden': 'true' }, `${counts.capturers}C ${counts.victims}V`) : null);
+      counts ? h('span', { class: 'piece-counts', 'aria-hidden': 'true' }, `· ${counts.capturers} C · ${counts.victims} V`) : null);
   }
 
   gameInfo() {
