@@ -1,10 +1,10 @@
+use crate::selfplay::{play_game, progress_bar, strip_ai};
 use crate::util::{self, input_error};
-use anyhow::{anyhow, Result};
-use indicatif::{ProgressBar, ProgressStyle};
+use anyhow::Result;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
-use tabula_core::{DynGame, Player, Status};
+use tabula_core::{DynGame, Player};
 
 #[derive(clap::Args)]
 #[command(after_help = "AI specs: a level of the game (see `tabula games`), `random`, or the plain-UCT\n\
@@ -57,10 +57,6 @@ impl GameResult {
     }
 }
 
-fn strip_ai(spec: &str) -> &str {
-    spec.strip_prefix("ai:").unwrap_or(spec)
-}
-
 fn play_one(
     game: &dyn DynGame,
     options: &[(String, String)],
@@ -72,21 +68,15 @@ fn play_one(
     let a_first = index.is_multiple_of(2);
     let game_seed = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(index as u64 * 2);
     let (first, second) = if a_first { (a, b) } else { (b, a) };
-    let mut agents = [game.new_agent(first, game_seed)?, game.new_agent(second, game_seed + 1)?];
-    let mut state = game.new_state(options)?;
-    let mut plies = 0;
-    while state.status() == Status::Ongoing {
-        let mover = state.to_move();
-        let mv = agents[mover.index()].choose(state.as_ref(), &Default::default())?;
-        state
-            .play(&mv)
-            .map_err(|e| anyhow!("game {}: the AI for {} chose {e}", index + 1, state.player_name(mover)))?;
-        plies += 1;
-    }
-    let outcome = state.status().outcome().expect("the game is over");
+    let played = play_game(game, options, first, second, game_seed, &format!("game {}", index + 1))?;
     let a_player = if a_first { Player::First } else { Player::Second };
-    let points = state.score().map(|p| [p[a_player.index()], p[a_player.other().index()]]);
-    Ok(GameResult { a_score: outcome.score_for(a_player), a_first, plies, reason: outcome.reason, points })
+    let a_score = match played.winner {
+        Some(w) if w == a_player => 1.0,
+        Some(_) => 0.0,
+        None => 0.5,
+    };
+    let points = played.points.map(|p| [p[a_player.index()], p[a_player.other().index()]]);
+    Ok(GameResult { a_score, a_first, plies: played.plies, reason: played.reason, points })
 }
 
 /// Elo difference for a score fraction.
@@ -117,11 +107,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     for spec in [a, b] {
         game.new_agent(spec, 0).map_err(|e| input_error(e.to_string()))?;
     }
-    let bar = ProgressBar::new(args.games as u64);
-    bar.set_style(
-        ProgressStyle::with_template("{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} games  {msg}  (eta {eta})")
-            .expect("valid template"),
-    );
+    let bar = progress_bar(args.games as u64, "games");
     let next = AtomicUsize::new(0);
     let results: Mutex<Vec<Option<GameResult>>> = Mutex::new(vec![None; args.games]);
     let failure: Mutex<Option<anyhow::Error>> = Mutex::new(None);

@@ -11,6 +11,8 @@ mod cmd_play;
 mod cmd_replay;
 mod cmd_serve;
 mod cmd_state;
+mod cmd_tournament;
+mod selfplay;
 mod util;
 
 use clap::{Parser, Subcommand};
@@ -40,6 +42,8 @@ enum Command {
     Play(cmd_play::Args),
     /// Play AIs against each other and report the score and Elo difference
     Match(cmd_match::Args),
+    /// Run a tournament between AIs: standings, crosstable and fitted ratings
+    Tournament(cmd_tournament::Args),
     /// Measure random playouts per second on one thread
     Bench(cmd_bench::Args),
     /// Replay a game record (PGN, SGF or Tabula's text) and print the final state
@@ -70,6 +74,7 @@ fn main() -> ExitCode {
         Command::State(a) => cmd_state::run(a),
         Command::Play(a) => cmd_play::run(a),
         Command::Match(a) => cmd_match::run(a),
+        Command::Tournament(a) => cmd_tournament::run(a),
         Command::Bench(a) => cmd_bench::run(a),
         Command::Replay(a) => cmd_replay::run(a),
         Command::Serve(a) => cmd_serve::run(a),

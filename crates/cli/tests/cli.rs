@@ -218,3 +218,104 @@ fn replay_reads_tabula_text_records() {
     assert!(stderr(&o).contains("cannot read"), "{}", stderr(&o));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn tournament_reports_standings_crosstable_and_ratings() {
+    let args = [
+        "tournament",
+        "dots",
+        "-o",
+        "width=8",
+        "-o",
+        "height=8",
+        "--players",
+        "uct-iter:60,random,uct-iter:20,random",
+        "--games-per-pair",
+        "2",
+        "--json",
+    ];
+    let o = tabula(&[&args[..], &["--jobs", "2"]].concat());
+    assert!(o.status.success(), "{}", stderr(&o));
+    let j = json(&o);
+    assert_eq!(j["system"], "round-robin");
+    // Four players, two games a pair: 12 games, 12 points shared out.
+    assert_eq!(j["games"], 12);
+    let standings = j["standings"].as_array().unwrap();
+    assert_eq!(standings.len(), 4);
+    let points: f64 = standings.iter().map(|s| s["points"].as_f64().unwrap()).sum();
+    assert_eq!(points, 12.0);
+    // The duplicate spec got a distinct name.
+    assert!(standings.iter().any(|s| s["player"] == "random#2"), "{j}");
+    // The crosstable is consistent: a's points against b plus b's against a
+    // is the number of their games.
+    let cross = j["crosstable"].as_array().unwrap();
+    for (a, row) in cross.iter().enumerate() {
+        for (b, other) in cross.iter().enumerate() {
+            if a != b {
+                let ab = &row["against"][b];
+                let ba = &other["against"][a];
+                assert_eq!(ab["games"], 2);
+                assert_eq!(ab["points"].as_f64().unwrap() + ba["points"].as_f64().unwrap(), 2.0);
+            }
+        }
+    }
+    // Ratings from the joint fit average zero, with error bars.
+    let ratings = j["ratings"]["players"].as_array().unwrap();
+    let mean: f64 = ratings.iter().map(|r| r["rating"].as_f64().unwrap()).sum::<f64>() / 4.0;
+    assert!(mean.abs() < 1e-6, "{j}");
+    assert!(ratings.iter().all(|r| r["error95"].as_f64().unwrap() > 0.0));
+    // The same seed gives the same tournament on one job.
+    let again = tabula(&[&args[..], &["--jobs", "1"]].concat());
+    assert_eq!(json(&again)["standings"], j["standings"]);
+}
+
+#[test]
+fn tournament_runs_swiss_knockout_and_refuses_bad_input() {
+    let swiss = tabula(&[
+        "tournament",
+        "coldwar",
+        "--players",
+        "uct-iter:20,random,random,random,random",
+        "--system",
+        "swiss",
+        "--rounds",
+        "3",
+    ]);
+    assert!(swiss.status.success(), "{}", stderr(&swiss));
+    let text = stdout(&swiss);
+    assert!(text.contains("swiss of 5 players") && text.contains("BH-C1") && text.contains("Ratings"), "{text}");
+    let knockout = tabula(&[
+        "tournament",
+        "dots",
+        "-o",
+        "width=8",
+        "-o",
+        "height=8",
+        "-o",
+        "format=express",
+        "--players",
+        "uct-iter:30,random,uct-iter:10,random,random",
+        "--system",
+        "knockout",
+        "--games-per-pair",
+        "2",
+        "--third-place",
+    ]);
+    assert!(knockout.status.success(), "{}", stderr(&knockout));
+    let text = stdout(&knockout);
+    assert!(text.contains("Bracket") && text.contains("final:") && text.contains("third place:"), "{text}");
+    for (args, message) in [
+        (vec!["tournament", "coldwar", "--players", "random"], "at least two AIs"),
+        (vec!["tournament", "coldwar", "--players", "random,genius"], "unknown AI level"),
+        (
+            vec!["tournament", "coldwar", "--players", "random,random", "--system", "swiss", "--rounds", "3"],
+            "at most 1 round",
+        ),
+        (vec!["tournament", "coldwar", "--players", "random,random", "--games-per-pair", "0"], "at least 1"),
+        (vec!["tournament", "dots", "--players", "random,random", "-o", "width=3"], "width"),
+    ] {
+        let o = tabula(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&o).contains(message), "{args:?}: {}", stderr(&o));
+    }
+}

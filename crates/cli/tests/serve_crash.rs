@@ -86,6 +86,8 @@ fn play(addr: String, played: Arc<Mutex<Played>>, stop: Arc<AtomicBool>) {
         let body = json!({"token": tokens[side], "move": mv, "ply": plies});
         match request(&addr, "POST", &format!("/api/games/{id}/move"), &body) {
             Some((200, _)) => played.lock().unwrap().games[idx].2.push(mv),
+            // The server's move rate limit: wait and try again, as a client should.
+            Some((429, _)) => std::thread::sleep(Duration::from_millis(100)),
             Some((status, e)) => panic!("move refused: {status} {e}"),
             None => return, // killed mid-request: this move was never acknowledged
         }

@@ -137,24 +137,24 @@ pub fn default_db_path() -> PathBuf {
     PathBuf::from("tabula.sqlite3")
 }
 
-async fn signal() {
-    let ctrl_c = tokio::signal::ctrl_c();
+/// Resolves on SIGINT or SIGTERM. The SIGTERM handler is installed when
+/// this is called, not when first polled, so a SIGTERM that arrives right
+/// after the server says it is listening still shuts it down gracefully.
+fn signal() -> impl std::future::Future<Output = ()> {
     #[cfg(unix)]
-    {
-        let mut term = match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(s) => s,
-            Err(_) => {
-                let _ = ctrl_c.await;
-                return;
+    let term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()).ok();
+    async move {
+        let ctrl_c = tokio::signal::ctrl_c();
+        #[cfg(unix)]
+        if let Some(mut term) = term {
+            tokio::select! {
+                _ = ctrl_c => {}
+                _ = term.recv() => {}
             }
-        };
-        tokio::select! {
-            _ = ctrl_c => {}
-            _ = term.recv() => {}
+            return;
         }
+        let _ = ctrl_c.await;
     }
-    #[cfg(not(unix))]
-    let _ = ctrl_c.await;
 }
 
 /// `tabula serve`: run until SIGINT/SIGTERM, then shut down gracefully.
@@ -173,12 +173,13 @@ pub fn serve_blocking(addr: &str, config: Config) -> Result<(), ServeError> {
         let listener =
             TcpListener::bind(addr).await.map_err(|source| ServeError::Listen { addr: addr.to_string(), source })?;
         let mut running = start_with(listener, config).await?;
+        let stop = signal();
         println!("listening on http://{}", running.addr);
         use std::io::Write as _;
         let _ = std::io::stdout().flush();
         tokio::select! {
             r = running.wait() => return r,
-            _ = signal() => tracing::info!("shutting down"),
+            _ = stop => tracing::info!("shutting down"),
         }
         running.shutdown().await
     })
