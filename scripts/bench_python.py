@@ -113,22 +113,31 @@ def bench_tabula_vecenv(seconds, game_id="cumisitha", n=VEC_N, **options):
     env = tabula.VecEnv(game_id, n, seed=0, **options)
     obs, mask = env.reset()
     sample = numpy_sampler(n, mask.shape[1])
-    state = {"mask": mask}
+    state = {"mask": mask, "step_cpu": 0.0, "steps": 0}
 
     def chunk():
-        games = steps = 0
+        games = 0
         for _ in range(20):
-            obs, mask, rewards, terminated, truncated = env.step(sample(state["mask"]))
+            actions = sample(state["mask"])
+            t = cpu()
+            obs, mask, rewards, terminated, truncated = env.step(actions)
+            state["step_cpu"] += cpu() - t
             state["mask"] = mask
             games += int(terminated.sum())
-            steps += n
-        return games, steps
+            state["steps"] += n
+        return games, 20 * n
 
     # Warm up until the environments are spread over their games' lengths,
     # so the count of finished games per step is the steady one.
     for _ in range(5):
         chunk()
-    return measure(seconds, chunk)
+    state["step_cpu"], state["steps"] = 0.0, 0
+    r = measure(seconds, chunk)
+    # Where the time goes: VecEnv.step (Rust, all threads) and the rest of
+    # the loop (numpy sampling), per game step.
+    r["step_ns"] = state["step_cpu"] / state["steps"] * 1e9
+    r["sample_ns"] = (r["cpu_s"] - state["step_cpu"]) / state["steps"] * 1e9
+    return r
 
 
 def bench_tabula_rollouts(seconds, game_id="cumisitha", **options):
@@ -184,12 +193,11 @@ def bench_pgx_chess(seconds):
 
     run(3)  # compile before the clock starts
     r = measure(seconds, lambda: run(10))
-    if r["games_per_cpu_s"] == 0:
-        # No random chess game lasts as few steps as a short run makes: count
-        # from the steps, at OpenSpiel's mean random game length (pgx plays
-        # the same draw rules: repetition, 50 moves, material).
-        plies_per_cpu_s = r["plies"] / r["cpu_s"]
-        r.update(games_per_cpu_s=plies_per_cpu_s / OPENSPIEL_CHESS_PLIES, plies_per_game=None, estimated=True)
+    # A run sees few random chess games end (each lasts hundreds of steps
+    # and they all start together), so count games from the steps, at
+    # OpenSpiel's mean random game length: pgx plays the same draw rules
+    # (repetition, 50 moves, material).
+    r.update(games_per_cpu_s=r["plies"] / r["cpu_s"] / OPENSPIEL_CHESS_PLIES, plies_per_game=None, estimated=True)
     return r
 
 
@@ -227,6 +235,9 @@ BENCHES = {
     "cordots-rollouts": ("Tabula Cordots, `VecEnv.random_rollouts`", lambda s: bench_tabula_rollouts(s, "cordots")),
     "cli-cordots": ("`tabula bench cordots` (Rust, one thread)", lambda s: bench_cli(s, "cordots")),
 }
+
+#: The measurements compared with OpenSpiel's chess.
+CHESS_LIKE = {"openspiel-chess", "pgx-chess", "tabula-single", "tabula-vecenv", "tabula-rollouts", "cli-cumisitha"}
 
 #: Chess-like targets of issue 18: at least this many times OpenSpiel's chess.
 TARGETS = {"tabula-single": 2, "tabula-vecenv": 10, "tabula-rollouts": 25}
@@ -268,7 +279,7 @@ def main():
         if "error" in r:
             print(f"| {label} | failed: {r['error']} | | | |")
             continue
-        ratio = r["games_per_cpu_s"] / base if base and ("chess" in name or "cumisitha" in name) else None
+        ratio = r["games_per_cpu_s"] / base if base and name in CHESS_LIKE else None
         target = TARGETS.get(name)
         verdict = ""
         if target and ratio is not None:
@@ -278,6 +289,14 @@ def main():
             games = f"≈ {games} (from {r['plies'] / r['cpu_s']:,.0f} plies / CPU s)"
         plies = "" if r["plies_per_game"] is None else f"{r['plies_per_game']:.0f}"
         print(f"| {label} | {games} | {plies} | {'' if ratio is None else f'{ratio:.2g}×'} | {verdict} |")
+    print()
+    for name in names:
+        r = results[name]
+        if "step_ns" in r:
+            print(
+                f"{BENCHES[name][0]}: per game step, {r['step_ns']:,.0f} ns CPU in VecEnv.step "
+                f"and {r['sample_ns']:,.0f} ns in the numpy sampling."
+            )
     print()
     print(
         f"CPU time of the whole process (all threads), {args.seconds:g} s per measurement, "

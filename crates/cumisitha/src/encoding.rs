@@ -236,7 +236,9 @@ impl Encoding for Cumisitha {
     fn write_observation(&self, player: Player, out: &mut [f32]) {
         let board = self.board();
         let own = if player == Player::First { Color::White } else { Color::Black };
-        out.fill(0.0);
+        // Every plane is written once: the sparse ones cleared and marked,
+        // the constant ones filled (no clearing of the whole buffer first).
+        out[..12 * 64].fill(0.0);
         for (side, colour) in [own, !own].into_iter().enumerate() {
             for (k, piece) in Piece::ALL.into_iter().enumerate() {
                 let plane = &mut out[(side * 6 + k) * 64..][..64];
@@ -246,19 +248,44 @@ impl Encoding for Cumisitha {
             }
             let rights = board.castle_rights(colour);
             for (j, right) in [rights.short, rights.long].into_iter().enumerate() {
-                if right.is_some() {
-                    out[(12 + side * 2 + j) * 64..][..64].fill(1.0);
-                }
+                out[(12 + side * 2 + j) * 64..][..64].fill(if right.is_some() { 1.0 } else { 0.0 });
             }
         }
-        if let Some(file) = rules::effective_en_passant(board) {
-            let target = Square::new(file, Rank::Sixth.relative_to(board.side_to_move()));
-            out[16 * 64 + target as usize] = 1.0;
+        out[16 * 64..17 * 64].fill(0.0);
+        if board.en_passant().is_some() {
+            if let Some(file) = rules::effective_en_passant(board) {
+                let target = Square::new(file, Rank::Sixth.relative_to(board.side_to_move()));
+                out[16 * 64 + target as usize] = 1.0;
+            }
         }
         out[17 * 64..18 * 64].fill(board.halfmove_clock() as f32 / rules::COUNTER_LIMIT as f32);
-        if self.to_move() == player {
-            out[18 * 64..19 * 64].fill(1.0);
-        }
+        out[18 * 64..19 * 64].fill(if self.to_move() == player { 1.0 } else { 0.0 });
+    }
+
+    fn legal_actions(&self, moves: &mut Vec<Move>, actions: &mut Vec<u32>) {
+        // The default asks `action_of` about each move, which looks up the
+        // moving piece; here only king moves onto an own rook (castling)
+        // need a second look.
+        self.legal_moves(moves);
+        actions.clear();
+        let board = self.board();
+        let us = board.side_to_move();
+        let (king, own) = (board.king(us), board.colors(us));
+        actions.extend(moves.iter().map(|&mv| {
+            let (from, mut to) = (mv.from as usize, mv.to);
+            if mv.from == king && own.has(to) {
+                let f = if to.file() > mv.from.file() { File::G } else { File::C };
+                to = Square::new(f, mv.from.rank());
+            }
+            match mv.promotion {
+                None | Some(Piece::Queen) => PAIR_ACTION[from][to as usize] as u32,
+                Some(p) => {
+                    let piece = UNDER.iter().position(|&u| u == p).expect("an under-promotion");
+                    let step = promotion_step(from as u8, to as u8).expect("a promotion step");
+                    (PAIRS + 3 * step + piece) as u32
+                }
+            }
+        }));
     }
 }
 

@@ -66,38 +66,43 @@ impl Encoding for Dots {
     fn write_observation(&self, player: Player, out: &mut [f32]) {
         let (w, h) = (self.width(), self.height());
         let n = w * h;
-        out.fill(0.0);
+        out[..8 * n].fill(0.0);
         let opponent = player.other();
+        // Each point asks the engine only what can be true of it: a solid
+        // point (active dot or territory) whether it is grounded, an empty
+        // one outside territories whose base it lies in (and it is playable).
         for y in 1..=h {
+            let row = (y - 1) * w;
             for x in 1..=w {
-                let i = (y - 1) * w + (x - 1);
+                let i = row + x - 1;
                 let p = self.point(x, y).expect("on the board");
-                if let Some((who, false)) = self.dot_at(p) {
+                let dot = self.dot_at(p);
+                if let Some((who, false)) = dot {
                     out[if who == player { i } else { n + i }] = 1.0;
                 }
-                match self.territory_at(p) {
-                    Some(owner) => out[if owner == player { 2 * n + i } else { 3 * n + i }] = 1.0,
-                    None if self.dot_at(p).is_none() => {
-                        if self.enclosed_by(p, player) {
-                            out[4 * n + i] = 1.0;
-                        }
-                        if self.enclosed_by(p, opponent) {
-                            out[5 * n + i] = 1.0;
-                        }
+                let solid = match self.territory_at(p) {
+                    Some(owner) => {
+                        out[if owner == player { 2 * n + i } else { 3 * n + i }] = 1.0;
+                        true
                     }
-                    None => {}
-                }
-                if self.is_grounded(p) {
-                    out[6 * n + i] = 1.0;
-                }
-                if self.is_playable(p) {
+                    None => dot.is_some(),
+                };
+                if solid {
+                    if self.is_grounded(p) {
+                        out[6 * n + i] = 1.0;
+                    }
+                } else {
                     out[7 * n + i] = 1.0;
+                    if self.enclosed_by(p, player) {
+                        out[4 * n + i] = 1.0;
+                    }
+                    if self.enclosed_by(p, opponent) {
+                        out[5 * n + i] = 1.0;
+                    }
                 }
             }
         }
-        if self.to_move() == player {
-            out[8 * n..9 * n].fill(1.0);
-        }
+        out[8 * n..9 * n].fill(if self.to_move() == player { 1.0 } else { 0.0 });
     }
 }
 
@@ -111,6 +116,38 @@ mod tests {
         for (seed, (w, h)) in [(10, 10), (39, 32), (7, 12), (64, 64)].into_iter().enumerate() {
             let start = Dots::new(&DotsOptions::sized(w, h));
             check_encoding(&start, seed as u64, 5000, 97).unwrap();
+        }
+    }
+
+    #[test]
+    fn the_planes_agree_with_the_engine() {
+        let mut d = Dots::new(&DotsOptions::sized(12, 9));
+        let mut rng = <rand::rngs::SmallRng as rand::SeedableRng>::seed_from_u64(3);
+        let mut moves = Vec::new();
+        let mut obs = vec![0.0; 9 * 108];
+        for _ in 0..80 {
+            d.legal_moves(&mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            d.play(moves[rand::Rng::random_range(&mut rng, 0..moves.len())]);
+            let me = d.to_move();
+            d.write_observation(me, &mut obs);
+            for a in 0..108u32 {
+                let p = d.move_of(a).unwrap();
+                let i = a as usize;
+                let on = |plane: usize| obs[plane * 108 + i] == 1.0;
+                assert_eq!(on(0), d.dot_at(p) == Some((me, false)));
+                assert_eq!(on(1), d.dot_at(p) == Some((me.other(), false)));
+                assert_eq!(on(2), d.territory_at(p) == Some(me));
+                assert_eq!(on(3), d.territory_at(p) == Some(me.other()));
+                assert_eq!(on(7), d.is_playable(p));
+                let empty = d.dot_at(p).is_none() && d.territory_at(p).is_none();
+                assert_eq!(on(4), empty && d.enclosed_by(p, me));
+                assert_eq!(on(5), empty && d.enclosed_by(p, me.other()));
+                assert_eq!(on(6), !empty && d.is_grounded(p));
+                assert!(on(8));
+            }
         }
     }
 
