@@ -45,11 +45,6 @@ pub fn new_state(
     state.map_err(|e| input_error(e.to_string()))
 }
 
-/// Split a `--moves` string into moves (spaces or commas).
-pub fn split_moves(text: &str) -> Vec<&str> {
-    text.split(|c: char| c.is_whitespace() || c == ',').filter(|m| !m.is_empty()).collect()
-}
-
 /// Whether to colour terminal output.
 pub fn use_color() -> bool {
     use std::io::IsTerminal;

@@ -77,6 +77,15 @@ pub fn replay<G: Game>(options: &G::Options, start: Option<&str>, moves: &[impl 
     Ok(state)
 }
 
+/// Split a list of moves as people type it: separated by spaces or commas.
+///
+/// ```
+/// assert_eq!(tabula_core::record::split_moves("b2 a2, b2-b3"), ["b2", "a2", "b2-b3"]);
+/// ```
+pub fn split_moves(text: &str) -> Vec<&str> {
+    text.split(|c: char| c.is_whitespace() || c == ',').filter(|m| !m.is_empty()).collect()
+}
+
 /// Replay a log into a state, checking every move.
 pub fn replay_log<G: Game>(log: &GameLog) -> Result<G, RecordError> {
     let options = G::Options::from_pairs(&log.options).map_err(RecordError::new)?;
