@@ -9,7 +9,9 @@ use tabula_core::{Agent, Game, LevelSpec};
 /// A search budget.
 #[derive(Debug, Clone, Copy)]
 pub struct Budget {
+    /// Playouts at most.
     pub iterations: u64,
+    /// Time at most (also capped by the clock).
     pub time: Duration,
 }
 

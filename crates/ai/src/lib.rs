@@ -2,6 +2,8 @@
 //! optional per-game playout policies, and negamax alpha-beta for games that
 //! give an evaluation. None of this code knows a particular game.
 
+#![warn(missing_docs)]
+
 pub mod alphabeta;
 pub mod levels;
 pub mod mcts;

@@ -21,7 +21,9 @@ pub struct MctsConfig {
     pub time: Option<Duration>,
     /// UCT exploration constant for rewards in 0..1.
     pub exploration: f64,
+    /// The seed of the search's random choices.
     pub seed: u64,
+    /// Keep the tree between moves and start from the reached position's subtree.
     pub reuse_tree: bool,
     /// Stop growing the tree past this many nodes (memory cap).
     pub max_nodes: usize,
@@ -55,6 +57,7 @@ pub trait Policy<G: Game>: Send {
 /// the game keeps one) or else a draw is assumed.
 pub struct RandomPolicy<G: Game> {
     moves: Vec<G::Move>,
+    /// The longest playout; past it the position is valued by its tie-breaker.
     pub max_plies: u32,
 }
 
@@ -104,9 +107,13 @@ const NONE: u32 = u32::MAX;
 /// What the last search did.
 #[derive(Debug, Clone, Default)]
 pub struct SearchStats {
+    /// Playouts run.
     pub iterations: u64,
+    /// Nodes in the tree.
     pub nodes: usize,
+    /// Visits the root kept from the previous search (tree reuse).
     pub reused_visits: u32,
+    /// Time taken.
     pub elapsed: Duration,
     /// Estimated value for the side that moved at the root, of the chosen move.
     pub value: f64,
@@ -114,6 +121,7 @@ pub struct SearchStats {
 
 /// A UCT searcher over any game.
 pub struct Mcts<G: Game, P: Policy<G>> {
+    /// The budget and tuning.
     pub config: MctsConfig,
     policy: P,
     rng: Rng,
@@ -121,10 +129,12 @@ pub struct Mcts<G: Game, P: Policy<G>> {
     root: u32,
     scratch: Option<G>,
     moves: Vec<G::Move>,
+    /// What the last search did.
     pub stats: SearchStats,
 }
 
 impl<G: Game, P: Policy<G>> Mcts<G, P> {
+    /// A search with this budget and leaf policy.
     pub fn new(config: MctsConfig, policy: P) -> Self {
         let rng = crate::rng(config.seed);
         Mcts {

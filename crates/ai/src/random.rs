@@ -11,6 +11,7 @@ pub struct RandomAgent<G: Game> {
 }
 
 impl<G: Game> RandomAgent<G> {
+    /// An agent whose choices follow from `seed`.
     pub fn new(seed: u64) -> Self {
         RandomAgent { rng: crate::rng(seed), moves: Vec::new() }
     }

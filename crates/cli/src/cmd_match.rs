@@ -5,11 +5,20 @@ use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use tabula_core::{DynGame, Player};
+use tabula_games::REGISTRY;
+
+/// `match` with an example from the registry.
+pub fn from_registry(cmd: clap::Command) -> clap::Command {
+    let example = REGISTRY.games().last().map_or(String::new(), |g| {
+        format!("\n\nEXAMPLE:\n  tabula match {} --a {} --b uct:200 --games 100 --jobs 2", g.id(), g.default_level())
+    });
+    cmd.after_help(format!(
+        "AI specs: a level of the game (see `tabula games`), `random`, or the plain-UCT\n\
+         baselines `uct:MS` (random playouts, MS milliseconds per move) and `uct-iter:N` (N playouts).{example}"
+    ))
+}
 
 #[derive(clap::Args)]
-#[command(after_help = "AI specs: a level of the game (see `tabula games`), `random`, or the plain-UCT\n\
-    baselines `uct:MS` (random playouts, MS milliseconds per move) and `uct-iter:N` (N playouts).\n\n\
-    EXAMPLE:\n  tabula match coldwar --a hard --b uct:200 --games 100 --jobs 2")]
 pub struct Args {
     /// Game id (see `tabula games`)
     game: String,

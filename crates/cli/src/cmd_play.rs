@@ -7,25 +7,18 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 use tabula_core::clock::fmt_ms;
 use tabula_core::matches::{Match, MatchError};
-use tabula_core::{DynAgent, DynState, Player, ThinkContext, TimeControl};
+use tabula_core::{DynAgent, DynGame, DynState, Player, ThinkContext, TimeControl};
+use tabula_games::REGISTRY;
 
 #[derive(clap::Args)]
-#[command(after_help = "SEATS: each seat is `human`, `ai` (the game's default level) or `ai:LEVEL`.\n\
-    The first player's seat is --white (also --blue, --x, --first), the second's --black\n\
-    (also --red, --o, --second). With no seat given you play against the default AI and\n\
-    your colour is drawn at random.\n\n\
-    While playing, type a move in the game's notation, or: help, moves, board, undo, resign, quit.\n\n\
-    EXAMPLES:\n  tabula play coldwar\n  tabula play cumisitha --white human --black ai:hard\n  \
-    tabula play dots --option width=20 --option height=20 --blue ai:easy --red human\n  \
-    tabula play cordots --option mode=blitz")]
 pub struct Args {
     /// Game id (see `tabula games`)
     game: String,
     /// The first player's seat: human, ai or ai:LEVEL
-    #[arg(long = "white", visible_aliases = ["blue", "x", "first"], value_name = "SEAT")]
+    #[arg(long = "first", value_name = "SEAT")]
     first: Option<String>,
     /// The second player's seat: human, ai or ai:LEVEL
-    #[arg(long = "black", visible_aliases = ["red", "o", "second"], value_name = "SEAT")]
+    #[arg(long = "second", value_name = "SEAT")]
     second: Option<String>,
     /// A game option as key=value (repeatable)
     #[arg(long = "option", short = 'o', value_name = "KEY=VALUE")]
@@ -34,13 +27,67 @@ pub struct Args {
     #[arg(long)]
     position: Option<String>,
     /// Time control: none, fischer:BASE+INC (seconds), match:MINUTES, shot:SECONDS.
-    /// Defaults to what the game's options call for (Cordots modes), else none.
+    /// Defaults to what the game's options call for (a match mode), else none.
     /// A game whose options fix the clock refuses a different one
     #[arg(long)]
     clock: Option<String>,
     /// Seed for the AIs
     #[arg(long)]
     seed: Option<u64>,
+}
+
+/// The names of one seat across the registered games, in registry order,
+/// each once: `white`, `blue`, `x` for the first seat.
+fn seat_names(seat: usize) -> Vec<&'static str> {
+    let mut names: Vec<&'static str> = Vec::new();
+    for g in REGISTRY.games() {
+        let name = g.players()[seat];
+        if !names.contains(&name) {
+            names.push(name);
+        }
+    }
+    names
+}
+
+/// An option of the game worth showing in an example: the first one with a
+/// list of values, set to a value other than its default.
+fn example_option(game: &dyn DynGame) -> Option<String> {
+    game.option_specs().iter().find_map(|spec| {
+        let value = spec.values.split('|').find(|v| *v != spec.default && !v.contains(".."))?;
+        (spec.values.contains('|')).then(|| format!(" --option {}={value}", spec.key))
+    })
+}
+
+/// `play` with the seat options and examples of the registered games: the
+/// first seat is `--white` with the other games' names for it (`--blue`,
+/// `--x`) and `--first` as aliases, the second likewise.
+pub fn from_registry(cmd: clap::Command) -> clap::Command {
+    let [first, second] = [seat_names(0), seat_names(1)];
+    let aliases = |names: &[&'static str], generic: &'static str| {
+        names[1..].iter().copied().chain([generic]).collect::<Vec<&'static str>>()
+    };
+    let dashed = |names: &[&str]| names.iter().map(|n| format!("--{n}")).collect::<Vec<_>>().join(", ");
+    let mut examples = String::new();
+    for g in REGISTRY.games() {
+        let [p0, p1] = g.players();
+        let option = example_option(*g).unwrap_or_default();
+        examples.push_str(&format!("\n  tabula play {}{option} --{p0} human --{p1} ai:{}", g.id(), g.default_level()));
+    }
+    let help = format!(
+        "SEATS: each seat is `human`, `ai` (the game's default level) or `ai:LEVEL`.\n\
+         The first player's seat is --{} (also {}), the second's --{}\n\
+         (also {}). With no seat given you play against the default AI and\n\
+         your colour is drawn at random.\n\n\
+         While playing, type a move in the game's notation, or: help, moves, board, undo, resign, quit.\n\n\
+         EXAMPLES:{examples}",
+        first[0],
+        dashed(&aliases(&first, "first")),
+        second[0],
+        dashed(&aliases(&second, "second")),
+    );
+    cmd.after_help(help)
+        .mut_arg("first", |a| a.long(first[0]).visible_aliases(aliases(&first, "first")))
+        .mut_arg("second", |a| a.long(second[0]).visible_aliases(aliases(&second, "second")))
 }
 
 enum Seat {

@@ -1,13 +1,30 @@
 use crate::util::{self, input_error};
 use anyhow::{Context, Result};
 use std::process::ExitCode;
+use tabula_games::REGISTRY;
 
 #[derive(clap::Args)]
 pub struct Args {
     /// Game id (see `tabula games`)
     game: String,
-    /// The record file (PGN for cumisitha, SGF for dots, Tabula text for the others)
+    /// The record file, in the game's record format (see `tabula games`)
     file: std::path::PathBuf,
+}
+
+/// `replay` with each game's record format in the file's help.
+pub fn from_registry(cmd: clap::Command) -> clap::Command {
+    let formats: Vec<String> = REGISTRY
+        .games()
+        .iter()
+        .map(|g| {
+            let format = match g.record_format() {
+                "txt" => "Tabula's text".to_string(),
+                other => other.to_uppercase(),
+            };
+            format!("{format} for {}", g.id())
+        })
+        .collect();
+    cmd.mut_arg("file", |a| a.help(format!("The record file ({})", formats.join(", "))))
 }
 
 /// Prints one JSON object per game in the file: the state after its last

@@ -23,7 +23,7 @@ pub struct Args {
 pub fn run(args: Args) -> Result<ExitCode> {
     let game = util::game(&args.game)?;
     let options = util::options(&args.options)?;
-    let moves = args.moves.as_deref().map(util::split_moves).unwrap_or_default();
+    let moves = args.moves.as_deref().map(tabula_core::record::split_moves).unwrap_or_default();
     let state = game.replay(&options, args.position.as_deref(), &moves).map_err(|e| input_error(e.to_string()))?;
     let mut json = state.state_json();
     if args.view {

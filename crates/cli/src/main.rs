@@ -1,10 +1,10 @@
 //! `tabula`: one command for every game. The work is done by the game
 //! crates through the registry; this binary only parses arguments and
-//! prints results.
+//! prints results. It names no game: the games, their players and the
+//! commands they add (their tools, such as `solve` or `perft`) come from
+//! `tabula_games::REGISTRY`.
 
 mod cmd_bench;
-mod cmd_coldwar;
-mod cmd_cumisitha;
 mod cmd_games;
 mod cmd_match;
 mod cmd_play;
@@ -15,18 +15,14 @@ mod cmd_tournament;
 mod selfplay;
 mod util;
 
-use clap::{Parser, Subcommand};
+use clap::{Arg, CommandFactory, FromArgMatches, Parser, Subcommand};
+use std::ffi::OsString;
 use std::process::ExitCode;
+use tabula_core::tool::Tool;
+use tabula_games::REGISTRY;
 
 #[derive(Parser)]
-#[command(
-    name = "tabula",
-    version,
-    about = "Tabula: Cordots, Cumisitha, Dots and Cold War, with strong AIs",
-    long_about = "Tabula: play Cordots, Cumisitha, Dots and Cold War in the terminal or the browser, \
-                  against people or AIs, and use the engines for simulation and analysis.\n\n\
-                  Run `tabula games` to see the games, their options and AI levels."
-)]
+#[command(name = "tabula", version)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -50,14 +46,71 @@ enum Command {
     Replay(cmd_replay::Args),
     /// Run the game server: play in the browser, API and WebSocket (see docs/api.md)
     Serve(cmd_serve::Args),
-    /// Print the solved value and best moves of a position (Cold War only)
-    Solve(cmd_coldwar::Args),
-    /// Count the legal move tree of a Cumisitha position (perft)
-    Perft(cmd_cumisitha::PerftArgs),
-    /// Speak UCI on stdin/stdout: the Cumisitha engine for chess GUIs and match runners
-    Uci(cmd_cumisitha::UciArgs),
-    /// Play the Cumisitha engine against an external UCI engine (e.g. stockfish)
-    UciMatch(cmd_cumisitha::MatchArgs),
+}
+
+/// Every tool the registered games add, in registry order.
+fn tools() -> impl Iterator<Item = &'static Tool> {
+    REGISTRY.games().iter().flat_map(|g| g.tools().iter())
+}
+
+/// `a, b, c and d`.
+fn and_list(items: &[&str]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.to_string(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
+/// The command line: the derived commands, with what only the registry
+/// knows added at run time (the games' names, their seats and records, and
+/// their tools as subcommands).
+fn command() -> clap::Command {
+    let names: Vec<&str> = REGISTRY.games().iter().map(|g| g.name()).collect();
+    let mut cmd = Cli::command()
+        .about(format!("Tabula: {}, with strong AIs", and_list(&names)))
+        .long_about(format!(
+            "Tabula: play {} in the terminal or the browser, against people or AIs, and use the engines for \
+             simulation and analysis.\n\nRun `tabula games` to see the games, their options and AI levels.",
+            and_list(&names)
+        ))
+        .mut_subcommand("play", cmd_play::from_registry)
+        .mut_subcommand("match", cmd_match::from_registry)
+        .mut_subcommand("replay", cmd_replay::from_registry);
+    for tool in tools() {
+        // The tool parses its own arguments (and prints its own help).
+        let args = Arg::new("args")
+            .num_args(0..)
+            .trailing_var_arg(true)
+            .allow_hyphen_values(true)
+            .value_parser(clap::value_parser!(OsString));
+        cmd = cmd.subcommand(clap::Command::new(tool.name).about(tool.about).disable_help_flag(true).arg(args));
+    }
+    cmd
+}
+
+/// Run a game's tool when the command line names one (`tabula perft ...`,
+/// or `tabula help perft`); `None` otherwise.
+fn run_tool(args: &[OsString]) -> Option<ExitCode> {
+    let find = |name: &OsString| tools().find(|t| name == t.name);
+    let (tool, rest) = match args.get(1..)? {
+        [help, name, ..] if help == "help" => (find(name)?, vec![OsString::from("--help")]),
+        [name, rest @ ..] => (find(name)?, rest.to_vec()),
+        [] => return None,
+    };
+    let bin = args
+        .first()
+        .and_then(|a| std::path::Path::new(a).file_name())
+        .map_or_else(|| "tabula".into(), |n| n.to_string_lossy().into_owned());
+    let mut argv = vec![OsString::from(format!("{bin} {}", tool.name))];
+    argv.extend(rest);
+    match (tool.run)(argv) {
+        Ok(()) => Some(ExitCode::SUCCESS),
+        Err(e) => {
+            eprintln!("error: {e}");
+            Some(ExitCode::from(e.exit_status()))
+        }
+    }
 }
 
 fn main() -> ExitCode {
@@ -68,7 +121,12 @@ fn main() -> ExitCode {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
-    let cli = Cli::parse();
+    let args: Vec<OsString> = std::env::args_os().collect();
+    if let Some(code) = run_tool(&args) {
+        return code;
+    }
+    let matches = command().get_matches_from(&args);
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     let result = match cli.command {
         Command::Games(a) => cmd_games::run(a),
         Command::State(a) => cmd_state::run(a),
@@ -78,16 +136,29 @@ fn main() -> ExitCode {
         Command::Bench(a) => cmd_bench::run(a),
         Command::Replay(a) => cmd_replay::run(a),
         Command::Serve(a) => cmd_serve::run(a),
-        Command::Solve(a) => cmd_coldwar::run(a),
-        Command::Perft(a) => cmd_cumisitha::perft(a),
-        Command::Uci(a) => cmd_cumisitha::uci(a),
-        Command::UciMatch(a) => cmd_cumisitha::uci_match(a),
     };
     match result {
         Ok(code) => code,
         Err(e) => {
             eprintln!("error: {}", tabula_core::error::shorten_quotes(format!("{e:#}")));
             ExitCode::from(util::exit_code(&e))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_command_line_is_well_formed_and_tool_names_are_unique() {
+        command().debug_assert();
+        let builtin: Vec<String> = Cli::command().get_subcommands().map(|c| c.get_name().to_string()).collect();
+        let mut seen = Vec::new();
+        for tool in tools() {
+            assert!(!builtin.iter().any(|b| b == tool.name), "tool {} shadows a command", tool.name);
+            assert!(!seen.contains(&tool.name), "two games add a tool named {}", tool.name);
+            seen.push(tool.name);
         }
     }
 }

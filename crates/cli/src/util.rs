@@ -78,23 +78,6 @@ pub fn clock(game: &dyn DynGame, state: &dyn DynState, clock: Option<&str>) -> R
     )))
 }
 
-/// Split a `--moves` string into moves (spaces or commas). SAN's en
-/// passant suffix, written as a word of its own (`exd6 e.p.`), stays with
-/// its move.
-pub fn split_moves(text: &str) -> Vec<&str> {
-    let mut moves: Vec<&str> = Vec::new();
-    let offset = |word: &str| word.as_ptr() as usize - text.as_ptr() as usize;
-    for word in text.split(|c: char| c.is_whitespace() || c == ',').filter(|m| !m.is_empty()) {
-        match moves.last_mut() {
-            Some(last) if word.eq_ignore_ascii_case("e.p.") => {
-                *last = &text[offset(last)..offset(word) + word.len()];
-            }
-            _ => moves.push(word),
-        }
-    }
-    moves
-}
-
 /// Whether to colour terminal output.
 pub fn use_color() -> bool {
     use std::io::IsTerminal;

@@ -220,6 +220,74 @@ fn replay_reads_tabula_text_records() {
 }
 
 #[test]
+fn game_tools_run_through_the_registry() {
+    // Cumisitha's perft: 400 positions after two plies.
+    let o = tabula(&["perft", "cumisitha", "--depth", "2"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o).trim(), "400");
+    let o = tabula(&["perft", "cumisitha", "--depth", "1", "--divide", "--moves", "e2e4 e7e5"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("g1f3: 1") && stdout(&o).trim_end().ends_with("29"), "{}", stdout(&o));
+    // Refused input exits with 2 and one line.
+    let o = tabula(&["perft", "dots", "--depth", "2"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("only cumisitha has perft"), "{}", stderr(&o));
+    let o = tabula(&["solve", "dots"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("only coldwar can be solved"), "{}", stderr(&o));
+    // A bad position is refused before the (long) solve.
+    let o = tabula(&["solve", "coldwar", "--position", "X9"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("bad position"), "{}", stderr(&o));
+    // Each tool's own help and usage errors, as from any command.
+    let o = tabula(&["perft", "--help"]);
+    assert!(o.status.success());
+    assert!(stdout(&o).contains("Usage: tabula perft") && stdout(&o).contains("--divide"), "{}", stdout(&o));
+    let o = tabula(&["help", "solve"]);
+    assert!(o.status.success());
+    assert!(stdout(&o).contains("Usage: tabula solve"), "{}", stdout(&o));
+    let o = tabula(&["perft"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--depth"), "{}", stderr(&o));
+    // The UCI front end answers on stdin and stdout.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tabula"))
+        .arg("uci")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("run tabula uci");
+    child.stdin.take().unwrap().write_all(b"uci\nquit\n").unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(String::from_utf8_lossy(&out.stdout).contains("uciok"));
+    // The main help lists every tool.
+    let o = tabula(&["--help"]);
+    for tool in ["solve", "perft", "uci", "uci-match"] {
+        assert!(stdout(&o).lines().any(|l| l.trim_start().starts_with(tool)), "{tool}: {}", stdout(&o));
+    }
+}
+
+#[test]
+fn seat_options_come_from_the_games_players() {
+    let o = tabula(&["play", "--help"]);
+    let help = stdout(&o).split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(help.contains("--white <SEAT>") && help.contains("--black <SEAT>"), "{help}");
+    assert!(help.contains("[aliases: --blue, --x, --first]"), "{help}");
+    assert!(help.contains("[aliases: --red, --o, --second]"), "{help}");
+    // Any game's names work for any game's seats.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tabula"))
+        .args(["play", "coldwar", "--x", "human", "--o", "ai:random", "--seed", "1"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run tabula play");
+    child.stdin.take().unwrap().write_all(b"quit\n").unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("o: ai:random"));
+}
+
+#[test]
 fn tournament_reports_standings_crosstable_and_ratings() {
     let args = [
         "tournament",

@@ -14,6 +14,8 @@
 //! ([`Table`], built by retrograde analysis and cached on disk by
 //! [`solve::cache`]).
 
+#![warn(missing_docs)]
+
 pub mod ai;
 pub mod encoding;
 pub mod meta;

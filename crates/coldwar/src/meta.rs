@@ -3,6 +3,7 @@
 use crate::notation::square_name;
 use crate::rules::ColdWar;
 use serde_json::json;
+use tabula_core::tool::Tool;
 use tabula_core::{Agent, Game, GameMeta, LevelSpec, Player};
 
 impl GameMeta for ColdWar {
@@ -19,6 +20,10 @@ impl GameMeta for ColdWar {
 
     fn new_agent(level: &str, seed: u64) -> Option<Box<dyn Agent<Self>>> {
         crate::ai::new_agent(level, seed)
+    }
+
+    fn tools() -> &'static [Tool] {
+        &[crate::solve::tool::TOOL]
     }
 
     fn view(&self) -> serde_json::Value {

@@ -223,6 +223,7 @@ impl ColdWar {
         self.cells
     }
 
+    /// The last move played, if any.
     pub fn last_move(&self) -> Option<Move> {
         self.last
     }

@@ -5,16 +5,22 @@
 
 use tabula_core::splitmix::SplitMix64;
 
+/// A set of squares, bit `s` for square `s`.
 pub type Bitboard = u64;
 
+/// The a-file.
 pub const FILE_A: Bitboard = 0x0101_0101_0101_0101;
+/// The h-file.
 pub const FILE_H: Bitboard = FILE_A << 7;
+/// The first rank.
 pub const RANK_1: Bitboard = 0xFF;
+/// The eighth rank.
 pub const RANK_8: Bitboard = RANK_1 << 56;
 
 /// The base row each side targets: White (index 0) aims at rank 8, Black at rank 1.
 pub const TARGET_ROW: [Bitboard; 2] = [RANK_8, RANK_1];
 
+/// The set holding square `sq` alone.
 #[inline(always)]
 pub const fn bit(sq: u8) -> Bitboard {
     1u64 << sq
@@ -25,6 +31,7 @@ pub const fn bit(sq: u8) -> Bitboard {
 pub const fn north(b: Bitboard) -> Bitboard {
     b << 8
 }
+/// Every square one step south (towards rank 1).
 #[inline(always)]
 pub const fn south(b: Bitboard) -> Bitboard {
     b >> 8
@@ -34,6 +41,7 @@ pub const fn south(b: Bitboard) -> Bitboard {
 pub const fn east(b: Bitboard) -> Bitboard {
     (b << 1) & !FILE_A
 }
+/// Every square one step west (towards the a-file).
 #[inline(always)]
 pub const fn west(b: Bitboard) -> Bitboard {
     (b >> 1) & !FILE_H
@@ -68,6 +76,7 @@ pub const fn movers(pieces: Bitboard, empty: Bitboard, d: usize) -> Bitboard {
     }
 }
 
+/// A square's name, `a1` to `h8`.
 pub fn square_name(sq: u8) -> String {
     let f = (b'a' + sq % 8) as char;
     let r = (b'1' + sq / 8) as char;
@@ -114,7 +123,7 @@ pub fn nth_bit(mut b: Bitboard, n: u32) -> u8 {
 
 /// Zobrist keys, fixed at compile time so that hashes are stable across runs.
 pub struct Keys {
-    /// [side][kind][square]
+    /// `[side][kind][square]`
     pub piece: [[[u64; 64]; 2]; 2],
     /// XORed in when Black is to move.
     pub black_to_move: u64,
@@ -149,6 +158,7 @@ const fn make_keys() -> Keys {
     keys
 }
 
+/// The Zobrist keys.
 pub static KEYS: Keys = make_keys();
 
 #[cfg(test)]

@@ -14,6 +14,8 @@
 //!   clocks live in `tabula_core::clock`;
 //! - [`ai`]: the evaluation, the alpha-beta and MCTS players and the levels.
 
+#![warn(missing_docs)]
+
 pub mod ai;
 pub mod bitboard;
 pub mod encoding;

@@ -25,6 +25,7 @@ pub enum Mode {
 }
 
 impl Mode {
+    /// The mode's option value: `untimed`, `competitive` or `blitz`.
     pub fn name(self) -> &'static str {
         match self {
             Mode::Untimed => "untimed",
@@ -34,8 +35,10 @@ impl Mode {
     }
 }
 
+/// Cordots' options: the match mode and the Competitive clock.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct CordotsOptions {
+    /// How the match is timed.
     pub mode: Mode,
     /// The Competitive clock in minutes: 20, 25 or 30.
     pub minutes: u8,
@@ -48,6 +51,7 @@ impl Default for CordotsOptions {
 }
 
 impl CordotsOptions {
+    /// The defaults with this mode.
     pub fn with_mode(mode: Mode) -> Self {
         CordotsOptions { mode, ..Self::default() }
     }

@@ -9,6 +9,7 @@ use tabula_core::{Game, NotationError, Outcome, Player, Status};
 
 /// Piece kinds, the second index of [`Cordots::pieces`].
 pub const CAPTURER: usize = 0;
+/// See [`CAPTURER`].
 pub const VICTIM: usize = 1;
 /// `Move::restore` when the move is no sacrifice.
 pub const NO_SQUARE: u8 = 64;
@@ -17,18 +18,24 @@ pub const NO_SQUARE: u8 = 64;
 /// from the reserve when the move makes a back-row sacrifice.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Move {
+    /// The square the piece leaves.
     pub from: u8,
+    /// The square it steps to.
     pub to: u8,
+    /// The Victim replaced by a reserve Capturer, or [`NO_SQUARE`].
     pub restore: u8,
 }
 
 impl Move {
+    /// A step without a sacrifice.
     pub const fn step(from: u8, to: u8) -> Move {
         Move { from, to, restore: NO_SQUARE }
     }
+    /// A step that makes the back-row sacrifice, restoring `restore`.
     pub const fn sacrifice(from: u8, to: u8, restore: u8) -> Move {
         Move { from, to, restore }
     }
+    /// The Victim the sacrifice replaces, if the move makes one.
     pub fn restore(self) -> Option<u8> {
         (self.restore < 64).then_some(self.restore)
     }
@@ -48,15 +55,22 @@ pub struct Resolution {
 /// Why a Victim on the target row is not sacrificed, if it is not.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum NoSacrifice {
+    /// The piece is a Capturer.
     NotAVictim,
+    /// The move does not reach the far rank.
     NotOnTargetRow,
+    /// The Victim is captured as it arrives.
     DiesOnArrival,
+    /// No captured Capturer waits in reserve.
     NoReserve,
+    /// The side has no Capturer on the board.
     NoCapturerOnBoard,
+    /// The side has no other Victim to replace.
     NoOtherVictim,
 }
 
 impl NoSacrifice {
+    /// Why, for a person, with the side's name and the rank it aims for.
     pub fn explain(self, side: &str, target_rank: u8) -> String {
         match self {
             NoSacrifice::NotAVictim => "only a Victim can make the back-row sacrifice".into(),
@@ -140,16 +154,20 @@ impl Cordots {
         let s = side.index();
         self.pieces[s][CAPTURER] | self.pieces[s][VICTIM]
     }
+    /// Every piece on the board.
     #[inline]
     pub fn occupied(&self) -> Bitboard {
         self.occupied_by(Player::First) | self.occupied_by(Player::Second)
     }
+    /// A side's captured Capturers, waiting to be restored.
     pub fn reserve(&self, side: Player) -> u8 {
         self.reserve[side.index()]
     }
+    /// The last move played (with the Victim actually restored).
     pub fn last_move(&self) -> Option<Move> {
         self.last_move
     }
+    /// The squares emptied by the last move's captures, step-in or sacrifice.
     pub fn last_removed(&self) -> Bitboard {
         self.last_removed
     }

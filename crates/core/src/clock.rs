@@ -13,13 +13,26 @@ pub enum TimeControl {
     #[default]
     None,
     /// Each player has `base_ms`, plus `increment_ms` after each own move.
-    Fischer { base_ms: u64, increment_ms: u64 },
+    Fischer {
+        /// Each player's time at the start.
+        base_ms: u64,
+        /// Added after each of the player's own moves.
+        increment_ms: u64,
+    },
     /// One clock for the whole game that runs whoever is to move (Cordots
     /// Competitive). When it runs out the game's tie-breaker decides; a
     /// level count gets one `overtime_ms` period, then is a draw.
-    MatchClock { total_ms: u64, overtime_ms: u64 },
+    MatchClock {
+        /// The clock's time.
+        total_ms: u64,
+        /// The one overtime period a level count gets.
+        overtime_ms: u64,
+    },
     /// A fixed time for every move (Cordots Blitz); running out loses.
-    ShotClock { per_move_ms: u64 },
+    ShotClock {
+        /// The time for each move.
+        per_move_ms: u64,
+    },
 }
 
 /// A time control that could not be read (see [`TimeControl::parse`]).
@@ -134,14 +147,21 @@ pub fn fmt_ms(ms: u64) -> String {
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum ClockEvent {
     /// This player's own time ran out: it loses.
-    Flag { player: Player },
+    Flag {
+        /// Whose time ran out.
+        player: Player,
+    },
     /// The shared match clock ran out (in overtime when `overtime`).
-    MatchTimeUp { overtime: bool },
+    MatchTimeUp {
+        /// Whether it was the overtime that ran out.
+        overtime: bool,
+    },
 }
 
 /// A running clock.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Clock {
+    /// The time control.
     pub control: TimeControl,
     /// Remaining time per player (Fischer), or of the match clock in slot 0.
     remaining: [u64; 2],
@@ -179,12 +199,15 @@ impl Clock {
         Clock { control, remaining, to_move, running_since: None, in_overtime: false }
     }
 
+    /// Whose clock runs.
     pub fn to_move(&self) -> Player {
         self.to_move
     }
+    /// Whether a match clock is in its overtime.
     pub fn in_overtime(&self) -> bool {
         self.in_overtime
     }
+    /// Whether the clock runs (not paused, not finished).
     pub fn is_running(&self) -> bool {
         self.running_since.is_some()
     }

@@ -13,21 +13,39 @@ use std::any::Any;
 use std::marker::PhantomData;
 
 /// One game type in the registry.
+///
+/// ```
+/// use tabula_core::{example::TicTacToe, DynGame, Entry};
+/// let game: &dyn DynGame = &Entry::<TicTacToe>::NEW;
+/// let state = game.replay(&[], None, &["4", "0"]).unwrap();
+/// assert_eq!(state.to_move(), tabula_core::Player::First);
+/// assert_eq!(state.state_json()["legal_moves"].as_array().unwrap().len(), 7);
+/// assert!(game.replay(&[], None, &["4", "4"]).is_err());
+/// ```
 pub trait DynGame: Send + Sync {
+    /// The registry id, e.g. `coldwar`.
     fn id(&self) -> &'static str;
+    /// The display name.
     fn name(&self) -> &'static str;
+    /// One sentence for lists and lobbies.
     fn description(&self) -> &'static str;
+    /// The two seats' names, the first player first.
     fn players(&self) -> [&'static str; 2];
+    /// The options the game accepts.
     fn option_specs(&self) -> &'static [OptionSpec];
     /// Check options and return them normalised (every key, in order).
     fn normalize_options(&self, options: &[(String, String)]) -> Result<Vec<(String, String)>, TabulaError>;
+    /// The start position under these options.
     fn new_state(&self, options: &[(String, String)]) -> Result<Box<dyn DynState>, TabulaError>;
     /// A state from a position in the game's notation. (`self` is the game
     /// type, not a state, so this is a constructor despite the `from_` name.)
     #[allow(clippy::wrong_self_convention)]
     fn from_position(&self, options: &[(String, String)], position: &str) -> Result<Box<dyn DynState>, TabulaError>;
+    /// The AI levels, weakest first.
     fn levels(&self) -> Vec<LevelSpec>;
+    /// The level used when none is named.
     fn default_level(&self) -> &'static str;
+    /// An agent of a level (or a plain-UCT baseline), seeded.
     fn new_agent(&self, level: &str, seed: u64) -> Result<Box<dyn DynAgent>, TabulaError>;
     /// `pgn`, `sgf` or `txt`.
     fn record_format(&self) -> &'static str;
@@ -48,6 +66,11 @@ pub trait DynGame: Send + Sync {
     /// returns its plies. Buffers are reused from call to call, so this is
     /// what `tabula bench` measures.
     fn random_playout(&self, options: &[(String, String)], seed: u64) -> Result<RandomPlayout, TabulaError>;
+    /// Commands the game adds to `tabula` (see [`crate::tool`]); none by
+    /// default.
+    fn tools(&self) -> &'static [crate::tool::Tool] {
+        &[]
+    }
     /// The game's description for lists and lobbies: id, name, players,
     /// options, AI levels and record format.
     fn describe(&self) -> Value {
@@ -88,41 +111,61 @@ pub trait DynGame: Send + Sync {
 /// [`DynGame::random_playout`]).
 pub type RandomPlayout = Box<dyn FnMut() -> u64 + Send>;
 
-/// A replayed record, in dynamic form.
+/// A replayed record, in dynamic form (see [`crate::record::Replayed`]).
 pub struct DynReplayed {
+    /// The state after the last move.
     pub state: Box<dyn DynState>,
+    /// The record's header tags.
     pub tags: Vec<(String, String)>,
+    /// Moves applied.
     pub moves: usize,
+    /// The ply after which our rules would have ended the game, when the
+    /// record goes on past it.
     pub ended_at: Option<u32>,
+    /// Anything worth telling the user about the record.
     pub notes: Vec<String>,
 }
 
 /// One game in progress, in dynamic form.
 pub trait DynState: Send + Sync {
+    /// The game's registry id.
     fn game_id(&self) -> &'static str;
+    /// The two seats' names.
     fn players(&self) -> [&'static str; 2];
+    /// The player to move.
     fn to_move(&self) -> Player;
+    /// Every legal move in the game's notation.
     fn legal_moves(&self) -> Vec<String>;
     /// Check and play a move given in the game's notation.
     fn play(&mut self, text: &str) -> Result<(), MoveError>;
     /// Check a move without playing it; returns its canonical spelling.
     fn check(&self, text: &str) -> Result<String, MoveError>;
+    /// Whether the game goes on.
     fn status(&self) -> Status;
+    /// The position in the game's notation, where it has one.
     fn position(&self) -> Option<String>;
+    /// Plies played.
     fn plies(&self) -> u32;
+    /// The score by player, for games that keep one.
     fn score(&self) -> Option<[i32; 2]>;
+    /// The position's hash.
     fn hash(&self) -> u64;
+    /// The winner by the game's tie-breaker when a match clock runs out.
     fn tiebreak(&self) -> Option<Player>;
+    /// The game's options, normalised.
     fn options(&self) -> Vec<(String, String)>;
     /// The time control the game's options call for, if any.
     fn time_control(&self) -> Option<crate::clock::TimeControl>;
     /// Game-specific data for drawing the board.
     fn view(&self) -> Value;
+    /// The board for a terminal, with ANSI colours when `color`.
     fn render_text(&self, color: bool) -> String;
     /// A move as people write it here, before it is played (SAN for
     /// Cumisitha); text that is no legal move comes back unchanged.
     fn display_move(&self, mv: &str) -> String;
+    /// A boxed copy.
     fn clone_box(&self) -> Box<dyn DynState>;
+    /// For agents, which downcast to their own game's state.
     fn as_any(&self) -> &dyn Any;
 
     /// The standard JSON object of `tabula state` and the API.
@@ -169,6 +212,7 @@ impl Clone for Box<dyn DynState> {
 pub trait DynAgent: Send {
     /// Pick a move for `state` in the game's notation.
     fn choose(&mut self, state: &dyn DynState, ctx: &ThinkContext) -> Result<String, TabulaError>;
+    /// A short description, e.g. `"MCTS, 3000 iterations"`.
     fn describe(&self) -> String;
 }
 
@@ -270,6 +314,7 @@ pub type AgentFactory = fn(&str, u64) -> Result<Box<dyn DynAgent>, TabulaError>;
 pub struct Entry<G>(PhantomData<fn() -> G>);
 
 impl<G> Entry<G> {
+    /// The entry of game `G`.
     pub const NEW: Entry<G> = Entry(PhantomData);
 }
 
@@ -362,6 +407,9 @@ impl<G: GameMeta> DynGame for Entry<G> {
             state.random_playout(&mut rng, &mut moves, u32::MAX) as u64
         }))
     }
+    fn tools(&self) -> &'static [crate::tool::Tool] {
+        G::tools()
+    }
 }
 
 /// Every game Tabula knows, by id.
@@ -370,15 +418,19 @@ pub struct Registry {
 }
 
 impl Registry {
+    /// A registry of these games, in the order they are listed.
     pub const fn new(games: &'static [&'static dyn DynGame]) -> Self {
         Registry { games }
     }
+    /// The games, in order.
     pub fn games(&self) -> &'static [&'static dyn DynGame] {
         self.games
     }
+    /// Their ids, in order.
     pub fn ids(&self) -> Vec<&'static str> {
         self.games.iter().map(|g| g.id()).collect()
     }
+    /// A game by id (case-insensitive), or an error listing the known ones.
     pub fn get(&self, id: &str) -> Result<&'static dyn DynGame, TabulaError> {
         self.games
             .iter()

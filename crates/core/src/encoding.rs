@@ -7,6 +7,7 @@
 //! is generic over this trait; `docs/python.md` documents each game's
 //! layout.
 
+use crate::conformance::ConformanceError;
 use crate::game::{Game, Player};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -70,17 +71,19 @@ pub trait Encoding: Game {
 /// every action of the space (which must not panic) and check that the
 /// decoded legal moves are exactly the legal ones. Returns the plies played
 /// or the first violation.
-pub fn check_encoding<G: Encoding>(start: &G, seed: u64, max_plies: u32, full_every: u32) -> Result<u32, String> {
+pub fn check_encoding<G: Encoding>(
+    start: &G,
+    seed: u64,
+    max_plies: u32,
+    full_every: u32,
+) -> Result<u32, ConformanceError> {
     let options = start.options().clone();
     let space = G::num_distinct_actions(&options);
     let shape = G::observation_shape(&options);
     if shape[0] != G::observation_planes().len() {
-        return Err(format!(
-            "{}: observation shape has {} planes but {} plane names",
-            G::ID,
-            shape[0],
-            G::observation_planes().len()
-        ));
+        let what =
+            format!("observation shape has {} planes but {} plane names", shape[0], G::observation_planes().len());
+        return Err(ConformanceError { game: G::ID, seed, ply: 0, what });
     }
     let len = G::observation_len(&options);
     let mut rng = SmallRng::seed_from_u64(seed);
@@ -89,18 +92,18 @@ pub fn check_encoding<G: Encoding>(start: &G, seed: u64, max_plies: u32, full_ev
     let mut obs = vec![0f32; len];
     let mut plies = 0;
     loop {
-        let here = || format!("{} seed {seed} ply {plies}", G::ID);
+        let fail = |what: String| Err(ConformanceError { game: G::ID, seed, ply: plies, what });
         state.legal_actions(&mut moves, &mut actions);
         let mut seen = std::collections::HashSet::new();
         for (&m, &a) in moves.iter().zip(&actions) {
             if a as usize >= space {
-                return Err(format!("{}: {m:?} has action {a}, outside 0..{space}", here()));
+                return fail(format!("{m:?} has action {a}, outside 0..{space}"));
             }
             if !seen.insert(a) {
-                return Err(format!("{}: two legal moves share action {a}", here()));
+                return fail(format!("two legal moves share action {a}"));
             }
             if state.move_of(a) != Some(m) {
-                return Err(format!("{}: action {a} of {m:?} decodes to {:?}", here(), state.move_of(a)));
+                return fail(format!("action {a} of {m:?} decodes to {:?}", state.move_of(a)));
             }
         }
         if full_every > 0 && plies % full_every == 0 {
@@ -110,32 +113,28 @@ pub fn check_encoding<G: Encoding>(start: &G, seed: u64, max_plies: u32, full_ev
                     if moves.contains(&m) {
                         decoded += 1;
                         if state.action_of(m) != Some(a) {
-                            return Err(format!("{}: action {a} decodes to legal {m:?} of another action", here()));
+                            return fail(format!("action {a} decodes to legal {m:?} of another action"));
                         }
                     }
                 }
             }
             if decoded != moves.len() {
-                return Err(format!(
-                    "{}: {decoded} actions decode to legal moves, {} legal moves",
-                    here(),
-                    moves.len()
-                ));
+                return fail(format!("{decoded} actions decode to legal moves, {} legal moves", moves.len()));
             }
             if state.move_of(space as u32).is_some() || state.move_of(u32::MAX).is_some() {
-                return Err(format!("{}: an action outside the space decodes to a move", here()));
+                return fail("an action outside the space decodes to a move".into());
             }
         }
         for player in Player::BOTH {
             obs.fill(f32::NAN);
             state.write_observation(player, &mut obs);
             if let Some(i) = obs.iter().position(|v| !v.is_finite()) {
-                return Err(format!("{}: observation element {i} for {player:?} is not written", here()));
+                return fail(format!("observation element {i} for {player:?} is not written"));
             }
         }
         if let Some(max) = G::max_game_length(&options) {
             if plies > max {
-                return Err(format!("{}: the game is longer than its maximum length {max}", here()));
+                return fail(format!("the game is longer than its maximum length {max}"));
             }
         }
         if moves.is_empty() || plies >= max_plies {

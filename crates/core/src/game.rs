@@ -11,19 +11,30 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// One of the two seats. Each game names them (`white`, `blue`, `x`, ...).
+///
+/// ```
+/// use tabula_core::Player;
+/// assert_eq!(Player::First.other(), Player::Second);
+/// assert_eq!(Player::from_index(Player::Second.index()), Player::Second);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Player {
+    /// The player who moves first.
     First = 0,
+    /// The other player.
     Second = 1,
 }
 
 impl Player {
+    /// Both players, the first first.
     pub const BOTH: [Player; 2] = [Player::First, Player::Second];
 
+    /// 0 for the first player, 1 for the second: an index into per-player arrays.
     #[inline]
     pub fn index(self) -> usize {
         self as usize
     }
+    /// The opponent.
     #[inline]
     pub fn other(self) -> Player {
         match self {
@@ -31,6 +42,7 @@ impl Player {
             Player::Second => Player::First,
         }
     }
+    /// The player of an index: 0 is the first, anything else the second.
     #[inline]
     pub fn from_index(i: usize) -> Player {
         if i == 0 {
@@ -51,9 +63,11 @@ pub struct Outcome {
 }
 
 impl Outcome {
+    /// `winner` won, for `reason`.
     pub fn win(winner: Player, reason: &'static str) -> Self {
         Outcome { winner: Some(winner), reason }
     }
+    /// A draw, for `reason`.
     pub fn draw(reason: &'static str) -> Self {
         Outcome { winner: None, reason }
     }
@@ -78,15 +92,19 @@ impl Outcome {
 /// Whether the game goes on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Status {
+    /// The game goes on.
     Ongoing,
+    /// The game is over, with this outcome.
     Over(Outcome),
 }
 
 impl Status {
+    /// Whether the game is over.
     #[inline]
     pub fn is_over(&self) -> bool {
         matches!(self, Status::Over(_))
     }
+    /// The outcome of a finished game.
     pub fn outcome(&self) -> Option<Outcome> {
         match self {
             Status::Ongoing => None,
@@ -100,9 +118,23 @@ impl Status {
 /// A value is one position together with whatever history the rules need
 /// (repetition counts, move counters). `Clone` must be cheap enough to copy
 /// a state at every MCTS iteration; implement `clone_from` to reuse buffers.
+///
+/// The examples use tic-tac-toe ([`crate::example::TicTacToe`]): cells 0 to
+/// 8, row by row.
+///
+/// ```
+/// use tabula_core::{example::TicTacToe, Game, NoOptions, Player, Status};
+/// let mut g = TicTacToe::new(&NoOptions);
+/// for text in ["0", "3", "1", "4", "2"] {
+///     let mv = g.check_move(text).unwrap();
+///     g.play(mv);
+/// }
+/// assert_eq!(g.status().outcome().unwrap().winner, Some(Player::First));
+/// ```
 pub trait Game: Clone + Debug + Send + Sync + 'static {
     /// A move: small and `Copy`, so move lists are flat arrays.
     type Move: Copy + Eq + Hash + Debug + Send + Sync + 'static;
+    /// The game's options ([`NoOptions`](crate::NoOptions) for none).
     type Options: GameOptions;
 
     /// Registry id: `coldwar`, `dots`, ...
@@ -116,17 +148,44 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     fn new(options: &Self::Options) -> Self;
     /// A position in the game's notation. Games without a position notation
     /// return an error saying so.
+    ///
+    /// ```
+    /// use tabula_core::{example::TicTacToe, Game, NoOptions, Player};
+    /// let g = TicTacToe::from_position("xx.oo....", &NoOptions).unwrap();
+    /// assert_eq!(g.to_move(), Player::First);
+    /// assert_eq!(g.position().unwrap(), "xx.oo....");
+    /// assert!(TicTacToe::from_position("xx", &NoOptions).is_err());
+    /// ```
     fn from_position(position: &str, options: &Self::Options) -> Result<Self, NotationError>;
     /// The position in the game's notation, or `None` where it has none.
     fn position(&self) -> Option<String>;
+    /// The options the game was started with.
     fn options(&self) -> &Self::Options;
 
+    /// The player to move (in a finished game, the one who would be).
     fn to_move(&self) -> Player;
     /// Clear `out` and write every legal move into it (none when over).
+    ///
+    /// ```
+    /// use tabula_core::{example::TicTacToe, Game, NoOptions};
+    /// let g = TicTacToe::from_position("xx.oo.xoo", &NoOptions).unwrap();
+    /// let mut moves = Vec::new();
+    /// g.legal_moves(&mut moves);
+    /// assert_eq!(moves, [2, 5]);
+    /// ```
     fn legal_moves(&self, out: &mut Vec<Self::Move>);
     /// Apply a legal move. Behaviour for an illegal move is unspecified but
     /// must not be undefined: callers check with [`Game::check_move`].
+    ///
+    /// ```
+    /// use tabula_core::{example::TicTacToe, Game, NoOptions, Player};
+    /// let mut g = TicTacToe::new(&NoOptions);
+    /// g.play(4);
+    /// assert_eq!((g.plies(), g.to_move()), (1, Player::Second));
+    /// assert_eq!(g.hash(), g.hash_from_scratch());
+    /// ```
     fn play(&mut self, mv: Self::Move);
+    /// Whether the game goes on, and if not how it ended.
     fn status(&self) -> Status;
     /// Plies played in this game (from the start or a loaded position).
     fn plies(&self) -> u32;
@@ -153,6 +212,15 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     }
 
     /// Read a move and check it is legal, with a reason when it is not.
+    ///
+    /// ```
+    /// use tabula_core::{example::TicTacToe, Game, MoveErrorKind, NoOptions};
+    /// let g = TicTacToe::from_position("x........", &NoOptions).unwrap();
+    /// assert_eq!(g.check_move("4"), Ok(4));
+    /// assert_eq!(g.check_move("0").unwrap_err().kind, MoveErrorKind::Illegal);
+    /// let e = g.check_move("9").unwrap_err();
+    /// assert_eq!(e.to_string(), "malformed move '9': '9' is not a cell: write a number from 0 to 8");
+    /// ```
     fn check_move(&self, text: &str) -> Result<Self::Move, MoveError> {
         if let Status::Over(o) = self.status() {
             return Err(MoveError::game_over(text, format!("the game is over ({})", o.reason)));
@@ -211,6 +279,7 @@ pub struct ThinkContext {
 }
 
 impl ThinkContext {
+    /// Whether someone asked the agent to stop at once.
     pub fn stopped(&self) -> bool {
         self.stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed))
     }
@@ -262,11 +331,14 @@ pub trait Agent<G: Game>: Send {
 /// An AI level as shown to users.
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct LevelSpec {
+    /// The level's name, e.g. `medium` or `perfect`.
     pub id: String,
+    /// What it does, for a person.
     pub description: String,
 }
 
 impl LevelSpec {
+    /// A level named `id`.
     pub fn new(id: impl Into<String>, description: impl Into<String>) -> Self {
         LevelSpec { id: id.into(), description: description.into() }
     }
@@ -308,6 +380,12 @@ pub trait GameMeta: Game {
     /// Read every game in a record file and replay it.
     fn import(text: &str) -> Result<Vec<crate::record::Replayed<Self>>, RecordError> {
         crate::record::import_text::<Self>(text)
+    }
+
+    /// Commands this game adds to `tabula` (Cold War's `solve`,
+    /// Cumisitha's `perft`); none by default.
+    fn tools() -> &'static [crate::tool::Tool] {
+        &[]
     }
 
     /// A legal move as people write it in this position (before it is

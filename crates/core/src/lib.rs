@@ -7,8 +7,10 @@
 //!   JSON views, used by the CLI and the server to treat every game alike
 //!   through one [`Registry`].
 //!
-//! The [`clock`] and [`matches`] modules hold the time-control state machines
+//! The [`clock`] and [`mod@matches`] modules hold the time-control state machines
 //! shared by every front end.
+
+#![warn(missing_docs)]
 
 pub mod clock;
 pub mod conformance;
@@ -21,6 +23,7 @@ pub mod matches;
 pub mod options;
 pub mod record;
 pub mod splitmix;
+pub mod tool;
 
 pub use clock::{Clock, ClockEvent, TimeControl, TimeControlError};
 pub use dynamic::{AgentFactory, DynAgent, DynGame, DynState, Entry, RandomPlayout, Registry};

@@ -14,6 +14,7 @@ use std::time::Duration;
 pub struct MatchResult {
     /// `None` is a draw.
     pub winner: Option<Player>,
+    /// How it ended, e.g. `x ran out of time`.
     pub reason: String,
 }
 
@@ -33,8 +34,11 @@ pub enum MatchError {
 
 /// A game under a clock.
 pub struct Match {
+    /// The game.
     pub state: Box<dyn DynState>,
+    /// Its clock.
     pub clock: Clock,
+    /// How the match ended, once it has.
     pub result: Option<MatchResult>,
 }
 

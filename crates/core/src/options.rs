@@ -6,10 +6,13 @@ use std::fmt::Debug;
 /// One option a game accepts, for `tabula games`, `--help` and the lobby.
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct OptionSpec {
+    /// The option's key, e.g. `width`.
     pub key: &'static str,
     /// The accepted values, e.g. `"5..64"` or `"on|off"`.
     pub values: &'static str,
+    /// The default value.
     pub default: &'static str,
+    /// What it does.
     pub help: &'static str,
 }
 

@@ -13,6 +13,8 @@
 //! and, beyond the common layout, [`tools`]: perft, the UCI front end and
 //! matches against external engines.
 
+#![warn(missing_docs)]
+
 pub mod ai;
 pub mod encoding;
 pub mod meta;

@@ -5,6 +5,7 @@ use crate::notation::{format_uci, pgn, san, to_fen};
 use crate::rules::{effective_en_passant, Cumisitha, COUNTER_LIMIT};
 use cozy_chess::{Color, File, Move, Piece, Rank, Square};
 use serde_json::{json, Value};
+use tabula_core::tool::Tool;
 use tabula_core::{Agent, Game, GameLog, GameMeta, LevelSpec, Player, RecordError, Replayed, Status};
 
 fn piece_char(piece: Piece, color: Color) -> char {
@@ -150,6 +151,10 @@ impl GameMeta for Cumisitha {
         out.push_str(&line);
         out.push('\n');
         out
+    }
+
+    fn tools() -> &'static [Tool] {
+        crate::tools::TOOLS
     }
 
     fn record_format() -> &'static str {

@@ -20,7 +20,9 @@ pub const COUNTER_LIMIT: u8 = 100;
 
 /// Reason strings, short and lower-case as the API asks.
 pub const REASON_CHECKMATE: &str = "checkmate";
+/// See [`REASON_CHECKMATE`].
 pub const REASON_STALEMATE: &str = "stalemate";
+/// See [`REASON_CHECKMATE`].
 pub const REASON_COUNTER: &str = "100-ply counter";
 
 /// The game's verdict on a board: mate is tested before the counter, so a
@@ -40,6 +42,7 @@ pub fn judge(board: &Board) -> Status {
     }
 }
 
+/// The player of a colour: White moves first.
 pub fn player_of(color: Color) -> Player {
     match color {
         Color::White => Player::First,
@@ -47,6 +50,7 @@ pub fn player_of(color: Color) -> Player {
     }
 }
 
+/// `White` or `Black`.
 pub fn color_name(color: Color) -> &'static str {
     match color {
         Color::White => "White",
@@ -54,6 +58,7 @@ pub fn color_name(color: Color) -> &'static str {
     }
 }
 
+/// A piece's name in lower case.
 pub fn piece_name(piece: Piece) -> &'static str {
     match piece {
         Piece::Pawn => "pawn",
@@ -224,6 +229,7 @@ impl Cumisitha {
         Cumisitha { board, hash, status, last: None, counter_beyond: None }
     }
 
+    /// The cozy-chess board.
     pub fn board(&self) -> &Board {
         &self.board
     }

@@ -19,12 +19,14 @@ use tabula_ai::mcts::terminal_value;
 use tabula_ai::{Mcts, MctsConfig, Policy, RandomAgent};
 use tabula_core::{Agent, Game, LevelSpec, NotationError, Player, Status, ThinkContext};
 
+/// The level used when none is named.
 pub const DEFAULT_LEVEL: &str = "medium";
 
 /// (id, thinking time in ms, playout cut-off in plies).
 const LEVELS: &[(&str, u64, u32)] =
     &[("easy", 250, 40), ("medium", 600, 50), ("hard", 1_200, 60), ("expert", 2_500, 60)];
 
+/// The levels, weakest first.
 pub fn levels() -> Vec<LevelSpec> {
     let mut v = vec![LevelSpec::new("random", "uniformly random legal dots")];
     for &(id, ms, cut) in LEVELS {
@@ -39,6 +41,7 @@ pub fn levels() -> Vec<LevelSpec> {
     v
 }
 
+/// An agent for a level (or a plain-UCT baseline); `None` for an unknown level.
 pub fn new_agent(level: &str, seed: u64) -> Option<Box<dyn Agent<Dots>>> {
     if level == "random" {
         return Some(Box::new(RandomAgent::<Dots>::new(seed)));
@@ -56,6 +59,7 @@ pub fn new_agent(level: &str, seed: u64) -> Option<Box<dyn Agent<Dots>>> {
 /// steps of a dot and is kept up to date by `play`.
 #[derive(Debug)]
 pub struct Focus {
+    /// The position.
     pub dots: Dots,
     near: Vec<bool>,
 }
@@ -71,6 +75,7 @@ impl Clone for Focus {
 }
 
 impl Focus {
+    /// The focused view of a position.
     pub fn from_dots(dots: &Dots) -> Focus {
         let mut f = Focus { dots: dots.clone(), near: vec![false; dots.point_index_limit()] };
         let with_dots: Vec<Point> = dots.points().filter(|&p| dots.dot_at(p).is_some()).collect();
@@ -164,6 +169,7 @@ impl Game for Focus {
 /// Playouts for Dots: near-dot moves without pointless self-captures, cut
 /// off after `cutoff` plies and valued by the score difference.
 pub struct DotsPolicy {
+    /// Plies a playout runs before the score values it.
     pub cutoff: u32,
     /// Points of score difference that move the value from 0.5 to ~0.73.
     pub scale: f64,
@@ -218,6 +224,7 @@ pub struct DotsAgent {
 }
 
 impl DotsAgent {
+    /// An agent thinking `time` a move with playouts cut at `cutoff` plies.
     pub fn new(level: &str, time: Duration, cutoff: u32, seed: u64) -> Self {
         let config = MctsConfig { iterations: None, time: Some(time), exploration: 0.6, seed, ..MctsConfig::default() };
         DotsAgent {

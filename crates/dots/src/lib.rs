@@ -13,6 +13,8 @@
 //! - [`options`]: board size, the cross, format and stage;
 //! - [`ai`]: the MCTS players.
 
+#![warn(missing_docs)]
+
 pub mod ai;
 mod cell;
 pub mod encoding;

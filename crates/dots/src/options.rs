@@ -5,6 +5,7 @@ use tabula_core::{GameOptions, OptionError, OptionSpec};
 
 /// The smallest and largest board side the engine supports.
 pub const MIN_SIDE: u8 = 5;
+/// See [`MIN_SIDE`].
 pub const MAX_SIDE: u8 = 64;
 
 /// How a game ends (see docs/rules/dots.md).
@@ -22,6 +23,7 @@ pub enum Format {
 }
 
 impl Format {
+    /// The format's option value: `single`, `express`, `extended` or `full`.
     pub fn name(self) -> &'static str {
         match self {
             Format::Single => "single",
@@ -43,6 +45,7 @@ pub enum Stage {
 }
 
 impl Stage {
+    /// The stage's option value: `group` or `knockout`.
     pub fn name(self) -> &'static str {
         match self {
             Stage::Group => "group",
@@ -51,12 +54,18 @@ impl Stage {
     }
 }
 
+/// Dots' options: the board and the championship format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct DotsOptions {
+    /// Points across.
     pub width: u8,
+    /// Points up.
     pub height: u8,
+    /// Start with the four-dot cross in the centre.
     pub cross: bool,
+    /// How the game ends.
     pub format: Format,
+    /// What a level score at the move limit means.
     pub stage: Stage,
 }
 

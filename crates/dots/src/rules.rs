@@ -7,7 +7,7 @@
 //! the sentinel ring around the board as non-Q points that belong to every
 //! open region, so "open" means "reaches the sentinel".
 //!
-//! Each point is a [`Cell`]: its dot and whether it is captured, the
+//! Each point is a `Cell` (in `cell.rs`): its dot and whether it is captured, the
 //! territory owner, for each player whether the point lies in an *enclosed*
 //! region of that player, and whether it is grounded. Enclosure flags are
 //! exact at all times, which makes the "placing into an enemy base" rule and

@@ -1,6 +1,8 @@
 //! Every game Tabula hosts. Adding a game means adding its crate and one
 //! line to [`REGISTRY`].
 
+#![warn(missing_docs)]
+
 use tabula_core::{DynGame, Entry, Registry};
 
 /// The games, in the order `tabula games` lists them.

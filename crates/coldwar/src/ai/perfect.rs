@@ -22,6 +22,7 @@ impl PerfectAgent {
         Self::with_table(shared_table(), seed)
     }
 
+    /// An agent that plays from `table` (tests pass a table they built).
     pub fn with_table(table: &'static Table, seed: u64) -> Self {
         PerfectAgent { table, rng: SmallRng::seed_from_u64(seed) }
     }

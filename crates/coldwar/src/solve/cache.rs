@@ -272,6 +272,14 @@ mod tests {
         (0..1000u32).map(|i| (i * 7 % 251) as u8).collect()
     }
 
+    /// A builder of the test payload that counts its builds.
+    fn counting(builds: &Cell<u32>) -> impl Fn() -> Vec<u8> + Copy + '_ {
+        move || {
+            builds.set(builds.get() + 1);
+            payload()
+        }
+    }
+
     fn accept(bytes: Vec<u8>) -> Result<Vec<u8>, CacheError> {
         Ok(bytes)
     }
@@ -304,10 +312,7 @@ mod tests {
     fn the_cache_is_built_once_then_read() {
         let path = temp_dir("once").join("t.bin");
         let builds = Cell::new(0);
-        let build = || {
-            builds.set(builds.get() + 1);
-            payload()
-        };
+        let build = counting(&builds);
         let (p, origin) = load_or_build_payload(Some(&path), 1000, false, accept, build);
         assert_eq!((p, builds.get()), (payload(), 1));
         assert!(matches!(origin, Origin::Built { ref reason, saved: Ok(_), .. } if reason == "no cache file yet"));
@@ -329,10 +334,7 @@ mod tests {
         bytes[HEADER_LEN + 10] ^= 0x40;
         std::fs::write(&path, &bytes).unwrap();
         let builds = Cell::new(0);
-        let build = || {
-            builds.set(builds.get() + 1);
-            payload()
-        };
+        let build = counting(&builds);
         let (p, origin) = load_or_build_payload(Some(&path), 1000, false, accept, build);
         assert_eq!((p, builds.get()), (payload(), 1));
         match origin {

@@ -15,6 +15,7 @@
 
 pub mod cache;
 pub mod report;
+pub mod tool;
 
 use crate::rules::{cells_of_index, code, count_moves_for_positive, ColdWar, Move, BOARDS, NEIGHBOURS, POW7};
 use std::sync::atomic::{AtomicU8, Ordering};
@@ -23,12 +24,16 @@ use tabula_core::{Game, Player};
 /// The game-theoretic value of a position for the side to move.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Value {
+    /// The side to move wins.
     Win,
+    /// The side to move loses.
     Loss,
+    /// Neither side can force a win.
     Draw,
 }
 
 impl Value {
+    /// `win`, `loss` or `draw`.
     pub fn as_str(self) -> &'static str {
         match self {
             Value::Win => "win",
@@ -45,11 +50,14 @@ impl Value {
 /// already holds every square, which only a loaded position can show).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Eval {
+    /// Win, loss or draw for the side to move.
     pub value: Value,
+    /// Plies to the end with best play: fewest to a win, most to a loss, 0 for a draw.
     pub plies: u32,
 }
 
 impl Eval {
+    /// A draw.
     pub const DRAW: Eval = Eval { value: Value::Draw, plies: 0 };
 
     /// The value for the side that moved into a position of this value.
@@ -130,10 +138,12 @@ impl Table {
         Ok(Table { bytes })
     }
 
+    /// The table's bytes, one per board (see [`Table`]).
     pub fn as_bytes(&self) -> &[u8] {
         &self.bytes
     }
 
+    /// The table's bytes, for the disk cache.
     pub fn into_bytes(self) -> Vec<u8> {
         self.bytes
     }
@@ -190,8 +200,11 @@ impl Table {
 /// Counts of the whole table (see [`Table::census`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct TableCensus {
+    /// Boards won by the side to move.
     pub wins: u64,
+    /// Boards lost by the side to move.
     pub losses: u64,
+    /// Drawn boards.
     pub draws: u64,
     /// The most plies any won position needs (with best defence).
     pub longest_win: u32,

@@ -29,6 +29,7 @@ pub fn solve_report(table: &Table, game: &ColdWar) -> Json {
 /// counted by their value for the side to move.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct ReachableCensus {
+    /// Positions reachable from the start.
     pub positions: u64,
     /// Their values: wins, losses, draws, the longest forced win and the
     /// longest loss among them.
@@ -40,6 +41,7 @@ pub struct ReachableCensus {
 }
 
 impl ReachableCensus {
+    /// The census as JSON, for `tabula solve --stats`.
     pub fn to_json(&self) -> Json {
         json!({
             "positions": self.positions,

@@ -16,6 +16,7 @@ use tabula_core::{Game, Player};
 /// on its own.
 #[derive(Debug, Clone, Copy)]
 pub struct Weights {
+    /// A piece on the board (both types).
     pub capturer: i32,
     /// A Victim's worth beyond a Capturer's at the start of a game...
     pub victim_bonus_early: i32,
@@ -24,6 +25,7 @@ pub struct Weights {
     /// Leading the tie-breaker, at the cap; it fades in over the last
     /// `tiebreak_window` plies.
     pub tiebreak: i32,
+    /// The plies before the cap over which the tie-breaker lead fades in.
     pub tiebreak_window: i32,
     /// A reserve Capturer its side can still bring back by a sacrifice.
     pub usable_reserve: i32,
@@ -90,6 +92,7 @@ fn mobility(own: Bitboard, empty: Bitboard) -> i32 {
 /// reserves, Victims' progress, threatened pieces and mobility.
 #[derive(Debug, Clone, Default)]
 pub struct CordotsEval {
+    /// The weights.
     pub weights: Weights,
 }
 

@@ -27,6 +27,7 @@ pub struct EvalPolicy {
 }
 
 impl EvalPolicy {
+    /// A policy with playouts of at most `plies` plies, the evaluation weighing `eval_share`.
     pub fn new(plies: u32, eval_share: f64) -> Self {
         EvalPolicy { plies, eval_share, eval: CordotsEval::default(), moves: Vec::new() }
     }
@@ -57,6 +58,7 @@ const LEVELS: &[(&str, &str)] = &[
     ("expert", "alpha-beta with capture quiescence and the tie-breaker-aware Cordots evaluation, 2 s"),
 ];
 
+/// The levels, weakest first.
 pub fn levels() -> Vec<LevelSpec> {
     LEVELS.iter().map(|&(id, d)| LevelSpec::new(id, d)).collect()
 }
@@ -80,6 +82,7 @@ pub fn mcts(ms: u64, seed: u64) -> Mcts<Cordots, EvalPolicy> {
     Mcts::new(config, EvalPolicy::new(1_000, 0.5))
 }
 
+/// An agent for a level (or a plain-UCT baseline); `None` for an unknown level.
 pub fn new_agent(level: &str, seed: u64) -> Option<Box<dyn Agent<Cordots>>> {
     Some(match level {
         "random" => Box::new(RandomAgent::<Cordots>::new(seed)),

@@ -14,6 +14,7 @@ use std::sync::OnceLock;
 
 /// Middlegame and endgame values of P, N, B, R, Q, K.
 pub const VALUE_MG: [i32; 6] = [100, 320, 335, 480, 960, 0];
+/// Piece values in the endgame (see [`VALUE_MG`]).
 pub const VALUE_EG: [i32; 6] = [120, 300, 320, 540, 1010, 0];
 /// A piece's value for move ordering and pruning.
 pub const SEE_VALUE: [i32; 6] = [100, 320, 330, 500, 950, 20000];

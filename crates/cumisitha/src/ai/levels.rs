@@ -12,6 +12,7 @@ use std::sync::Arc;
 use std::time::Duration;
 use tabula_core::{Agent, Game, LevelSpec, ThinkContext};
 
+/// The level used when none is named.
 pub const DEFAULT: &str = "hard";
 
 struct Level {
@@ -42,12 +43,14 @@ const LEVELS: &[Level] = &[
     Level { id: "expert", depth: None, millis: 5000, blunder: 0.0, description: "alpha-beta, 5 s per move" },
 ];
 
+/// The levels, weakest first.
 pub fn specs() -> Vec<LevelSpec> {
     let mut v = vec![LevelSpec::new("random", "uniformly random legal moves")];
     v.extend(LEVELS.iter().map(|l| LevelSpec::new(l.id, l.description)));
     v
 }
 
+/// An agent for a level (or a plain-UCT baseline); `None` for an unknown level.
 pub fn agent(level: &str, seed: u64) -> Option<Box<dyn Agent<Cumisitha>>> {
     if level == "random" {
         return Some(Box::new(tabula_ai::RandomAgent::<Cumisitha>::new(seed)));

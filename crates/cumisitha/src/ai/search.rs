@@ -16,16 +16,20 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+/// The score of a mate now; a mate in `n` plies is `MATE - n`.
 pub const MATE: i32 = 30000;
 /// Scores beyond this are mates.
 pub const MATE_BOUND: i32 = MATE - 1000;
 const INF: i32 = 31000;
+/// The deepest ply the search reaches.
 pub const MAX_PLY: usize = 120;
 
 /// When to stop thinking.
 #[derive(Debug, Clone, Default)]
 pub struct Limits {
+    /// Stop after this depth.
     pub depth: Option<i32>,
+    /// Stop after about this many nodes.
     pub nodes: Option<u64>,
     /// Do not start a new iteration after this.
     pub soft_time: Option<Duration>,
@@ -34,9 +38,11 @@ pub struct Limits {
 }
 
 impl Limits {
+    /// Search to depth `d`.
     pub fn depth(d: i32) -> Limits {
         Limits { depth: Some(d), ..Limits::default() }
     }
+    /// Search for `t`.
     pub fn movetime(t: Duration) -> Limits {
         Limits { soft_time: Some(t), hard_time: Some(t), ..Limits::default() }
     }
@@ -45,12 +51,14 @@ impl Limits {
 /// A score as UCI reports it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Score {
+    /// Centipawns for the side to move.
     Cp(i32),
     /// Mate in this many moves; negative when we are mated.
     Mate(i32),
 }
 
 impl Score {
+    /// The UCI score of an internal score.
     pub fn from_internal(s: i32) -> Score {
         if s > MATE_BOUND {
             Score::Mate((MATE - s + 1) / 2)
@@ -74,16 +82,24 @@ impl std::fmt::Display for Score {
 /// What one finished iteration found.
 #[derive(Debug, Clone)]
 pub struct Info {
+    /// The depth finished.
     pub depth: i32,
+    /// The deepest ply reached.
     pub seldepth: i32,
+    /// The score for the side to move.
     pub score: Score,
+    /// Nodes searched.
     pub nodes: u64,
+    /// Time taken.
     pub time: Duration,
+    /// The principal variation.
     pub pv: Vec<Move>,
+    /// The table's fill, per mille.
     pub hashfull: u32,
 }
 
 impl Info {
+    /// Nodes per second.
     pub fn nps(&self) -> u64 {
         let ms = self.time.as_millis().max(1) as u64;
         self.nodes * 1000 / ms
@@ -95,10 +111,15 @@ impl Info {
 pub struct SearchResult {
     /// `None` only when the position has no legal move.
     pub best: Option<Move>,
+    /// The score for the side to move, internal units.
     pub score: i32,
+    /// The depth finished.
     pub depth: i32,
+    /// Nodes searched.
     pub nodes: u64,
+    /// Time taken.
     pub time: Duration,
+    /// The principal variation.
     pub pv: Vec<Move>,
 }
 

@@ -3,21 +3,33 @@
 
 use cozy_chess::{Move, Piece, Square};
 
+/// What a stored score bounds.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Bound {
+    /// The exact score.
     Exact,
+    /// At least this score (a cut-off).
     Lower,
+    /// At most this score.
     Upper,
 }
 
+/// One table entry.
 #[derive(Clone, Copy)]
 pub struct Entry {
+    /// The position's key.
     pub key: u64,
+    /// The best move, packed (see [`pack`]).
     pub mv: u16,
+    /// The score, relative to the node for mates.
     pub score: i16,
+    /// The static evaluation.
     pub eval: i16,
+    /// The depth searched.
     pub depth: i8,
+    /// What the score bounds.
     pub bound: Bound,
+    /// The search that wrote it.
     pub age: u8,
 }
 
@@ -37,6 +49,7 @@ pub fn pack(mv: Move) -> u16 {
     (mv.from as u16) | ((mv.to as u16) << 6) | (promo << 12)
 }
 
+/// The move of [`pack`]'s value, if any.
 pub fn unpack(v: u16) -> Option<Move> {
     if v == 0 {
         return None;
@@ -51,9 +64,11 @@ pub fn unpack(v: u16) -> Option<Move> {
     Some(Move { from: Square::index((v & 63) as usize), to: Square::index(((v >> 6) & 63) as usize), promotion })
 }
 
+/// The transposition table.
 pub struct Table {
     entries: Vec<Entry>,
     mask: usize,
+    /// The current search's age, for replacement.
     pub age: u8,
 }
 
@@ -69,17 +84,20 @@ impl Table {
         Table { entries: vec![Entry::EMPTY; n], mask: n - 1, age: 0 }
     }
 
+    /// Forget every entry.
     pub fn clear(&mut self) {
         self.entries.fill(Entry::EMPTY);
         self.age = 0;
     }
 
+    /// The entry of `key`, if stored.
     #[inline]
     pub fn probe(&self, key: u64) -> Option<Entry> {
         let e = self.entries[key as usize & self.mask];
         (e.key == key && e.depth >= 0).then_some(e)
     }
 
+    /// Store a search result, replacing an older or shallower entry.
     #[inline]
     pub fn store(&mut self, key: u64, mv: Option<Move>, score: i32, eval: i32, depth: i32, bound: Bound) {
         let slot = &mut self.entries[key as usize & self.mask];

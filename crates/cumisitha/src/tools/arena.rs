@@ -49,6 +49,7 @@ pub struct ArenaConfig {
     pub options: Vec<(String, String)>,
     /// Fixed time per move for both engines.
     pub movetime: Duration,
+    /// Games to play (each opening twice, once with each colour).
     pub games: usize,
     /// Our transposition table size.
     pub hash_mb: usize,
@@ -57,37 +58,50 @@ pub struct ArenaConfig {
 /// One finished game.
 #[derive(Debug, Clone)]
 pub struct ArenaGame {
+    /// The game's number, from 1.
     pub number: usize,
+    /// The opening's name.
     pub opening: &'static str,
+    /// Whether our engine had White.
     pub tabula_white: bool,
     /// 1, 0.5 or 0 for Tabula.
     pub tabula_score: f64,
+    /// How it ended.
     pub reason: String,
+    /// Plies played.
     pub plies: u32,
     /// The moves in UCI, opening included.
     pub moves: Vec<String>,
+    /// The final position.
     pub final_fen: String,
 }
 
 /// What a match found.
 #[derive(Debug, Clone, Default)]
 pub struct ArenaReport {
+    /// Every game played.
     pub games: Vec<ArenaGame>,
+    /// Our wins.
     pub wins: usize,
+    /// Draws.
     pub draws: usize,
+    /// Our losses.
     pub losses: usize,
     /// Our search's nodes and time over the match.
     pub nodes: u64,
+    /// Time our engine searched.
     pub search_time: Duration,
 }
 
 impl ArenaReport {
+    /// Our score, 0 to 1.
     pub fn score(&self) -> f64 {
         if self.games.is_empty() {
             return 0.0;
         }
         (self.wins as f64 + 0.5 * self.draws as f64) / self.games.len() as f64
     }
+    /// Our engine's nodes per second.
     pub fn nps(&self) -> u64 {
         (self.nodes as f64 / self.search_time.as_secs_f64().max(1e-9)) as u64
     }

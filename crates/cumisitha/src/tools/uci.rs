@@ -15,6 +15,7 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 use tabula_core::NotationError;
 
+/// The name the engine gives in `id name`.
 pub const ENGINE_NAME: &str = "Tabula Cumisitha";
 const DEFAULT_HASH_MB: usize = 16;
 const MAX_HASH_MB: usize = 1024;

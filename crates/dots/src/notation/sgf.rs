@@ -1,4 +1,4 @@
-//! SGF records (FF[4], GM[40]) as the Points community writes them
+//! SGF records (`FF[4]`, `GM[40]`) as the Points community writes them
 //! (playdots.ru, zagram.org, oppai-rs): see docs/rules/dots.md, Records.
 //!
 //! Setup dots (AB/AW) are not positions in our sense, so import builds the
@@ -17,10 +17,12 @@ pub const MAX_SGF_SIDE: usize = 52;
 /// One node: its properties in file order.
 #[derive(Debug, Clone, Default)]
 pub struct Node {
+    /// Its properties and their values, in file order.
     pub props: Vec<(String, Vec<String>)>,
 }
 
 impl Node {
+    /// The first value of property `key`.
     pub fn get(&self, key: &str) -> Option<&str> {
         self.props.iter().find(|(k, _)| k == key).and_then(|(_, v)| v.first()).map(|s| s.as_str())
     }

@@ -59,6 +59,9 @@ pub fn temp_db(name: &str) -> PathBuf {
 pub fn config(db: PathBuf, time: &Arc<ManualTime>) -> Config {
     let mut cfg = Config::new(db);
     cfg.time = Time::from_source(time.clone());
+    // Every helper request opens a connection, and test time stands still:
+    // only the test of this limit turns it on.
+    cfg.rate.connections = tabula_server::config::Rate::UNLIMITED;
     cfg
 }
 

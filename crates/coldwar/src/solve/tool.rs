@@ -1,21 +1,28 @@
-//! `tabula solve coldwar`: the solved value of a Cold War position. The
-//! solver lives in tabula-coldwar; this only reads arguments and prints.
+//! `tabula solve coldwar`: the solved value of a Cold War position, a tool
+//! the game adds to the `tabula` command.
 
-use crate::util::{self, input_error};
-use anyhow::Result;
+use super::cache;
+use super::report::{reachable_census, solve_report};
+use crate::rules::ColdWar;
+use clap::Parser;
 use serde_json::json;
-use std::process::ExitCode;
-use tabula_coldwar::solve::cache;
-use tabula_coldwar::{reachable_census, solve_report, ColdWar};
-use tabula_core::Game;
+use std::ffi::OsString;
+use tabula_core::record::{replay, split_moves};
+use tabula_core::tool::{Tool, ToolError};
+use tabula_core::{Game, NoOptions};
 
-#[derive(clap::Args)]
-#[command(after_help = "Prints one JSON object: `value` (win, loss or draw for the side to move), `plies` \n\
+const ABOUT: &str = "Print the solved value and best moves of a position (Cold War only)";
+
+/// The `solve` tool.
+pub const TOOL: Tool = Tool { name: "solve", about: ABOUT, run };
+
+#[derive(Parser)]
+#[command(about = ABOUT, after_help = "Prints one JSON object: `value` (win, loss or draw for the side to move), `plies` \n\
     (fewest plies to win / most plies until the loss, 0 for a draw), `best` (the best moves) and every\n\
     move's value. The table is solved once (about half a minute) and cached in the user's cache\n\
     directory, or in $TABULA_CACHE_DIR.\n\n\
     EXAMPLES:\n  tabula solve coldwar\n  tabula solve coldwar --position 'X3.O1/.X1./... O'\n  tabula solve coldwar --stats")]
-pub struct Args {
+struct Args {
     /// Game id; only coldwar has a solver
     game: String,
     /// The position to solve, e.g. 'X3.O1/.X1./... O' (default: the start)
@@ -33,25 +40,18 @@ pub struct Args {
     stats: bool,
 }
 
-pub fn run(args: Args) -> Result<ExitCode> {
+fn run(args: Vec<OsString>) -> Result<(), ToolError> {
+    let args = Args::parse_from(args);
     if args.game != ColdWar::ID {
-        return Err(input_error(format!(
+        return Err(ToolError::Input(format!(
             "only coldwar can be solved; '{}' has no solver (try `tabula solve coldwar`)",
-            args.game
+            tabula_core::error::excerpt(&args.game)
         )));
     }
     // Read the input before the (possibly long) solve, so mistakes show at once.
-    let mut game = match &args.position {
-        Some(p) => ColdWar::from_position(p, &Default::default())
-            .map_err(|e| input_error(format!("position '{p}' refused: {e}")))?,
-        None => ColdWar::new(&Default::default()),
-    };
-    if let Some(moves) = &args.moves {
-        for (i, text) in util::split_moves(moves).into_iter().enumerate() {
-            let mv = game.check_move(text).map_err(|e| input_error(format!("move {} '{text}' refused: {e}", i + 1)))?;
-            game.play(mv);
-        }
-    }
+    let moves = args.moves.as_deref().map(split_moves).unwrap_or_default();
+    let game: ColdWar =
+        replay(&NoOptions, args.position.as_deref(), &moves).map_err(|e| ToolError::Input(e.to_string()))?;
     let (table, origin) = cache::load_or_build(cache::cache_path().as_deref(), args.rebuild);
     if !matches!(origin, cache::Origin::Loaded(_)) {
         eprintln!("{origin}");
@@ -60,7 +60,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         let c = table.census();
         json!({
             "game": ColdWar::ID,
-            "start": solve_report(&table, &ColdWar::new(&Default::default())),
+            "start": solve_report(&table, &ColdWar::new(&NoOptions)),
             "boards_each_side_to_move": {
                 "boards": c.wins + c.losses + c.draws,
                 "wins": c.wins,
@@ -75,5 +75,5 @@ pub fn run(args: Args) -> Result<ExitCode> {
         solve_report(&table, &game)
     };
     println!("{out}");
-    Ok(ExitCode::SUCCESS)
+    Ok(())
 }
