@@ -4,20 +4,23 @@
 //!
 //!   cargo run --release -p tabula-server --example flood -- --attackers 20000 --games 100 --seconds 60
 //!
-//! The attacker runs in a child process (this example again, with
-//! `--attack`), from 400 loopback addresses (127.1.x.y, 50 connections
-//! each, under the per-address caps): a third of its connections send
-//! nothing, a third send half a request head, a third a head and half a
-//! body. The server closes them at its timeouts (or, at its connection cap,
-//! the oldest first) and the attacker opens each again within half a
-//! second, so about `--attackers` are held all the time. The players
-//! come from addresses of their own (127.2.x.y), two WebSocket clients per
-//! game, each moving 1 to 3 s after its turn comes. A prober asks
-//! `/api/health` every 100 ms from 127.3.0.1. The server runs with its
-//! default limits.
+//! The attacker runs in child processes (this example again, with
+//! `--attack`), 9,000 connections each so that no attacker needs more
+//! descriptors than a usual hard limit, from 400 loopback addresses
+//! (127.1.x.y, 50 connections each, under the per-address caps): a third of
+//! its connections send nothing, a third half a request head, a third a head
+//! and half a body. The server closes them at its timeouts (or, at its
+//! connection cap, the oldest waiting first) and the attacker opens each
+//! again within half a second, so `--attackers` are open or reopening all
+//! the time. The players come from addresses of their own (127.2.x.y), two
+//! WebSocket clients per game, each moving 1 to 3 s after its turn comes. A
+//! prober asks `/api/health` every 100 ms from 127.3.0.1. The server runs
+//! with its default limits, its total cap sized from its descriptor limit.
 //!
-//! Needs about attackers + 4 x games + 500 file descriptors in each
-//! process; run as root it raises its own limit, else raise `ulimit -n`.
+//! The server's process needs about attackers + 4 x games + 1000 file
+//! descriptors to hold every attacker connection at once (with fewer, its
+//! cap makes it close the oldest waiting ones); it raises its soft limit to
+//! the hard limit itself.
 
 mod common;
 
@@ -34,15 +37,20 @@ use tokio_tungstenite::tungstenite::Message;
 
 type Socket = tokio_tungstenite::WebSocketStream<TcpStream>;
 
+/// Attacker connections per child process.
+const ATTACKERS_PER_PROCESS: usize = 9_000;
+
 struct Args {
     attackers: usize,
     games: usize,
     seconds: u64,
     attack: Option<SocketAddr>,
+    /// The attacker child's first connection number.
+    first: usize,
 }
 
 fn parse_args() -> Result<Args, String> {
-    let mut a = Args { attackers: 20_000, games: 100, seconds: 60, attack: None };
+    let mut a = Args { attackers: 20_000, games: 100, seconds: 60, attack: None, first: 0 };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         let mut value = || args.next().ok_or(format!("{arg} needs a value"));
@@ -51,6 +59,7 @@ fn parse_args() -> Result<Args, String> {
             "--games" => a.games = value()?.parse().map_err(|e| format!("--games: {e}"))?,
             "--seconds" => a.seconds = value()?.parse().map_err(|e| format!("--seconds: {e}"))?,
             "--attack" => a.attack = Some(value()?.parse().map_err(|e| format!("--attack: {e}"))?),
+            "--first" => a.first = value()?.parse().map_err(|e| format!("--first: {e}"))?,
             "--bench" => {}
             other => return Err(format!("unknown argument {other}")),
         }
@@ -58,12 +67,12 @@ fn parse_args() -> Result<Args, String> {
     Ok(a)
 }
 
-/// The attacker: keep `n` connections open, each idle or half-sent.
-async fn attack(to: SocketAddr, n: usize, seconds: u64) {
+/// The attacker: keep connections `first..first + n` open, each idle or half-sent.
+async fn attack(to: SocketAddr, first: usize, n: usize, seconds: u64) {
     let held = Arc::new(AtomicU64::new(0));
     let opened = Arc::new(AtomicU64::new(0));
     let until = Instant::now() + Duration::from_secs(seconds);
-    for i in 0..n {
+    for i in first..first + n {
         let (held, opened) = (held.clone(), opened.clone());
         // 50 connections per address, under the per-address caps.
         let from = Ipv4Addr::new(127, 1, (i / 50 / 250) as u8, (i / 50 % 250 + 1) as u8);
@@ -105,7 +114,8 @@ async fn attack(to: SocketAddr, n: usize, seconds: u64) {
     while Instant::now() < until {
         tokio::time::sleep(Duration::from_secs(5)).await;
         eprintln!(
-            "attacker: {:>5.0} s, {} connections held, {} opened in all",
+            "attacker {first}..{}: {:>5.0} s, {} connections held, {} opened in all",
+            first + n,
             began.elapsed().as_secs_f64(),
             held.load(Ordering::Relaxed),
             opened.load(Ordering::Relaxed)
@@ -231,7 +241,10 @@ fn main() {
             std::process::exit(2);
         }
     };
-    let need = (args.attackers + 4 * args.games + 1_000) as u64;
+    // The server holds every attacker connection and the players'; an
+    // attacker child only its own.
+    let need =
+        if args.attack.is_some() { args.attackers + 200 } else { args.attackers + 4 * args.games + 1_000 } as u64;
     let limit = tabula_server::raise_fd_limit(need).unwrap_or(0);
     if limit < need {
         eprintln!(
@@ -240,7 +253,7 @@ fn main() {
     }
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("tokio runtime");
     if let Some(to) = args.attack {
-        runtime.block_on(attack(to, args.attackers, args.seconds));
+        runtime.block_on(attack(to, args.first, args.attackers, args.seconds));
         return;
     }
     runtime.block_on(async move {
@@ -262,11 +275,16 @@ fn main() {
             args.seconds
         );
         let warmup = 15u64;
-        let mut attacker = std::process::Command::new(std::env::current_exe().expect("own path"))
-            .args(["--attack", &to.to_string(), "--attackers", &args.attackers.to_string()])
-            .args(["--seconds", &(args.seconds + warmup).to_string()])
-            .spawn()
-            .expect("start the attacker");
+        let mut attackers = Vec::new();
+        for first in (0..args.attackers).step_by(ATTACKERS_PER_PROCESS) {
+            let n = ATTACKERS_PER_PROCESS.min(args.attackers - first);
+            let child = std::process::Command::new(std::env::current_exe().expect("own path"))
+                .args(["--attack", &to.to_string(), "--first", &first.to_string(), "--attackers", &n.to_string()])
+                .args(["--seconds", &(args.seconds + warmup).to_string()])
+                .spawn()
+                .expect("start an attacker");
+            attackers.push(child);
+        }
         // Let the attacker fill its connections before measuring.
         tokio::time::sleep(Duration::from_secs(warmup)).await;
         let began = Instant::now();
@@ -297,8 +315,10 @@ fn main() {
         for p in players {
             let _ = p.await;
         }
-        let _ = attacker.kill();
-        let _ = attacker.wait();
+        for mut attacker in attackers {
+            let _ = attacker.kill();
+            let _ = attacker.wait();
+        }
         health_us.sort_unstable();
         held.sort_unstable();
         let mut s = std::mem::take(&mut *stats.lock().unwrap());
