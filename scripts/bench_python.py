@@ -127,12 +127,19 @@ def bench_tabula_vecenv(seconds, game_id="cumisitha", n=VEC_N, **options):
             state["steps"] += n
         return games, 20 * n
 
-    # Warm up until the environments are spread over their games' lengths,
-    # so the count of finished games per step is the steady one.
     for _ in range(5):
         chunk()
     state["step_cpu"], state["steps"] = 0.0, 0
     r = measure(seconds, chunk)
+    # All the games start together, so a short run sees the finished games
+    # come in waves (a run shorter than one game, as with Dots, sees none
+    # end). The loop plays uniformly random games, so its steady rate is
+    # its steps per CPU second over the mean length of a random game,
+    # measured outside the clock from random_rollouts of the same game.
+    r["games_finished_in_loop"] = r["games_per_cpu_s"] * r["cpu_s"]
+    _, lengths = tabula.VecEnv(game_id, 1, seed=1, **options).random_rollouts(2000)
+    r["plies_per_game"] = float(lengths.mean())
+    r["games_per_cpu_s"] = r["plies"] / r["cpu_s"] / r["plies_per_game"]
     # Where the time goes: VecEnv.step (Rust, all threads) and the rest of
     # the loop (numpy sampling), per game step.
     r["step_ns"] = state["step_cpu"] / state["steps"] * 1e9
@@ -245,7 +252,10 @@ TARGETS = {"tabula-single": 2, "tabula-vecenv": 10, "tabula-rollouts": 25}
 
 def run_one(name, seconds):
     cmd = [sys.executable, os.path.abspath(__file__), "--one", name, "--seconds", str(seconds)]
-    out = subprocess.run(cmd, capture_output=True, text=True)
+    # numpy's OpenBLAS threads are not used by any measurement, but their
+    # start-up spinning would be counted as the process's CPU time.
+    env = dict(os.environ, OPENBLAS_NUM_THREADS="1")
+    out = subprocess.run(cmd, capture_output=True, text=True, env=env)
     if out.returncode != 0:
         return {"error": (out.stderr.strip().splitlines() or ["failed"])[-1]}
     return json.loads(out.stdout.strip().splitlines()[-1])

@@ -71,6 +71,7 @@ async fn main() -> Result<()> {
     let server = TestServer::start().await?;
     let dir = artifacts_dir().join("pages");
     std::fs::create_dir_all(&dir)?;
+    let mut invites: Vec<(String, Value)> = Vec::new();
     let mut pages: Vec<Page> = vec![("lobby".into(), "/".into(), None), ("howto".into(), "/howto".into(), None)];
     for game in ["coldwar", "cordots", "cumisitha", "dots"] {
         pages.push((format!("howto-{game}"), format!("/howto/{game}"), None));
@@ -117,11 +118,7 @@ async fn main() -> Result<()> {
                 pages.push(("replay".into(), format!("/replay/{id}"), None));
             }
             if name == "coldwar-waiting" {
-                let invites = made["invites"].clone();
-                b.eval(&format!(
-                    "localStorage.setItem('tabula.invites.{id}', JSON.stringify({invites})); return true;"
-                ))
-                .await?;
+                invites.push((id.clone(), made["invites"].clone()));
             }
         }
         b.close().await?;
@@ -132,6 +129,10 @@ async fn main() -> Result<()> {
             b.goto(&server.url("/")).await?;
             b.wait("#new-game", 20).await?;
             b.eval(&format!("localStorage.setItem('tabula.settings', JSON.stringify({{theme: '{theme}', board: 'wood', sound: true}})); return true;")).await?;
+            for (id, list) in &invites {
+                b.eval(&format!("localStorage.setItem('tabula.invites.{id}', JSON.stringify({list})); return true;"))
+                    .await?;
+            }
             for (name, path, seat) in &pages {
                 if theme == "dark" && !matches!(name.as_str(), "lobby" | "cumisitha" | "dots-express" | "howto-dots") {
                     continue;

@@ -293,19 +293,7 @@ impl Browser {
 
     /// Drags with the mouse from one viewport point to another, in small steps as a hand would.
     pub async fn mouse_drag(&self, from: (f64, f64), to: (f64, f64)) -> Result<()> {
-        let mut mouse = MouseActions::new("mouse".into())
-            .then(PointerAction::MoveTo { duration: None, x: from.0.round(), y: from.1.round() })
-            .then(PointerAction::Down { button: MOUSE_BUTTON_LEFT });
-        for step in 1..=8 {
-            let k = f64::from(step) / 8.0;
-            let (x, y) = (from.0 + (to.0 - from.0) * k, from.1 + (to.1 - from.1) * k);
-            mouse = mouse.then(PointerAction::MoveTo {
-                duration: Some(Duration::from_millis(20)),
-                x: x.round(),
-                y: y.round(),
-            });
-        }
-        mouse = mouse.then(PointerAction::Up { button: MOUSE_BUTTON_LEFT });
+        let mouse = drag_steps(MouseActions::new("mouse".into()), from, to);
         self.client.perform_actions(mouse).await.context("dragging with the mouse")?;
         self.client.release_actions().await?;
         Ok(())
@@ -313,19 +301,7 @@ impl Browser {
 
     /// Drags one finger across the screen.
     pub async fn touch_drag(&self, from: (f64, f64), to: (f64, f64)) -> Result<()> {
-        let mut finger = TouchActions::new("finger".into())
-            .then(PointerAction::MoveTo { duration: None, x: from.0.round(), y: from.1.round() })
-            .then(PointerAction::Down { button: MOUSE_BUTTON_LEFT });
-        for step in 1..=8 {
-            let k = f64::from(step) / 8.0;
-            let (x, y) = (from.0 + (to.0 - from.0) * k, from.1 + (to.1 - from.1) * k);
-            finger = finger.then(PointerAction::MoveTo {
-                duration: Some(Duration::from_millis(20)),
-                x: x.round(),
-                y: y.round(),
-            });
-        }
-        finger = finger.then(PointerAction::Up { button: MOUSE_BUTTON_LEFT });
+        let finger = drag_steps(TouchActions::new("finger".into()), from, to);
         self.client.perform_actions(finger).await.context("dragging a finger")?;
         self.client.release_actions().await?;
         Ok(())
@@ -397,4 +373,21 @@ impl Browser {
         self.client.clone().close().await.context("closing the browser")?;
         Ok(())
     }
+}
+
+/// Press at `from`, move to `to` in eight steps of 20 ms, release.
+fn drag_steps<S: InputSource<Action = PointerAction>>(source: S, from: (f64, f64), to: (f64, f64)) -> S {
+    let mut source = source
+        .then(PointerAction::MoveTo { duration: None, x: from.0.round(), y: from.1.round() })
+        .then(PointerAction::Down { button: MOUSE_BUTTON_LEFT });
+    for step in 1..=8 {
+        let k = f64::from(step) / 8.0;
+        let (x, y) = (from.0 + (to.0 - from.0) * k, from.1 + (to.1 - from.1) * k);
+        source = source.then(PointerAction::MoveTo {
+            duration: Some(Duration::from_millis(20)),
+            x: x.round(),
+            y: y.round(),
+        });
+    }
+    source.then(PointerAction::Up { button: MOUSE_BUTTON_LEFT })
 }

@@ -303,9 +303,10 @@ async fn coldwar_full_game_against_the_ai_by_clicking() -> Result<()> {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn dots_capture_by_clicking_shades_territory_and_scores() -> Result<()> {
     let (_guard, server, b) = start_desktop().await?;
-    create_game(&b, &server, "dots", "hotseat", None, &[]).await?;
+    create_game(&b, &server, "dots", "hotseat", None, &[("format", "express")]).await?;
     b.wait("svg.dots-board .dot", 10).await?;
     assert_eq!(b.eval("return document.querySelectorAll('svg.dots-board .dot').length;").await?, 4, "the cross");
+    assert_eq!(b.text("#game-info").await?, "Move 0 of 240", "the Express format's move counter");
     assert_eq!(
         b.eval("return document.querySelectorAll('svg.dots-board .ungrounded-mark').length;").await?,
         4,
@@ -317,6 +318,7 @@ async fn dots_capture_by_clicking_shades_territory_and_scores() -> Result<()> {
         click_move(&b, "dots", mv).await?;
     }
     b.wait("path.territory-blue", 10).await?;
+    assert_eq!(b.text("#game-info").await?, "Move 7 of 240");
     assert_eq!(b.text(".player-blue .score").await?, "1", "blue's score after the capture");
     assert_eq!(b.text(".player-red .score").await?, "0");
     let captured =
@@ -609,8 +611,10 @@ async fn a_premove_is_played_when_the_turn_arrives() -> Result<()> {
     let black = join_as_opponent(&b, &id).await?;
     b.wait_js("window.tabulaGame.status === 'live'", 10).await?;
     b.wait_js("document.title.startsWith('● Your move')", 5).await?;
+    b.wait_js("document.querySelector('link[rel=icon]').href.startsWith('data:image/svg+xml')", 5).await?;
     click_move(&b, "cumisitha", "e2e4").await?;
     b.wait_js("!document.title.startsWith('● Your move')", 5).await?;
+    b.wait_js("document.querySelector('link[rel=icon]').href.endsWith('/favicon.svg')", 5).await?;
     // Black to move: White premoves d2-d4 by clicking.
     b.click("[data-square=d2]").await?;
     b.wait("[data-square=d4].premove-target", 5).await?;

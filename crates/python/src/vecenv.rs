@@ -44,13 +44,15 @@ pub(crate) trait VecOps: Send + Sync + 'static {
     fn state(&self, i: usize) -> Box<dyn StateOps>;
 }
 
-/// One game of the batch with its move list and legal-action index.
+/// One game of the batch with its legal moves and their actions.
+///
+/// An action is found in `actions` by a linear search: there are a few
+/// dozen, and a lookup table over the whole action space (thousands of
+/// entries per environment) costs more in cache misses than it saves.
 struct Env<G: Encoding> {
     state: G,
     moves: Vec<G::Move>,
     actions: Vec<u32>,
-    /// `slot[a]` is 1 + the index of action `a` in `moves`, 0 when illegal.
-    slot: Vec<u16>,
     plies: u32,
     /// The actions played since the last reset.
     history: Vec<u32>,
@@ -84,13 +86,16 @@ impl<G: Encoding> Env<G> {
     fn refresh(&mut self, mask: &mut [bool]) {
         for &a in &self.actions {
             mask[a as usize] = false;
-            self.slot[a as usize] = 0;
         }
         self.state.legal_actions(&mut self.moves, &mut self.actions);
-        for (i, &a) in self.actions.iter().enumerate() {
+        for &a in &self.actions {
             mask[a as usize] = true;
-            self.slot[a as usize] = i as u16 + 1;
         }
+    }
+
+    /// The index of `action` in the legal actions, if it is legal.
+    fn find(&self, action: u32) -> Option<usize> {
+        self.actions.iter().position(|&a| a == action)
     }
 
     fn write(&mut self, obs: &mut [f32], player: &mut i8) {
@@ -109,7 +114,6 @@ impl<G: GameMeta + Encoding> VecImpl<G> {
                 state: start.clone(),
                 moves: Vec::new(),
                 actions: Vec::new(),
-                slot: vec![0; num_actions],
                 plies: 0,
                 history: Vec::new(),
             })
@@ -197,7 +201,6 @@ impl<G: GameMeta + Encoding> VecOps for VecImpl<G> {
             env.plies = 0;
             env.history.clear();
             env.actions.clear();
-            env.slot.fill(0);
             env.refresh(row.mask);
             env.write(row.obs, row.player);
             row.rewards.fill(0.0);
@@ -215,7 +218,7 @@ impl<G: GameMeta + Encoding> VecOps for VecImpl<G> {
                     self.num_actions - 1
                 ));
             }
-            if env.slot[a as usize] == 0 {
+            if env.find(a as u32).is_none() {
                 let what = match env.state.move_of(a as u32) {
                     Some(m) => format!("{} ({})", env.state.format_move(m), env.state.explain_illegal(m)),
                     None => "not a move in that position".to_string(),
@@ -232,11 +235,11 @@ impl<G: GameMeta + Encoding> VecOps for VecImpl<G> {
         let start = &self.start;
         let max_plies = self.max_plies;
         for_each_env(&mut self.envs, (self.obs_len, self.num_actions), out, |i, env, row| {
-            let a = actions[i] as usize;
-            let mv = env.moves[env.slot[a] as usize - 1];
+            let k = env.find(actions[i] as u32).expect("checked before stepping");
+            let mv = env.moves[k];
             env.state.play(mv);
             env.plies += 1;
-            env.history.push(a as u32);
+            env.history.push(actions[i] as u32);
             row.rewards.fill(0.0);
             *row.terminated = false;
             *row.truncated = false;

@@ -19,8 +19,6 @@ def test_agents_choose_legal_actions(game):
 
 
 def test_the_strongest_level_plays_under_a_time_budget(game):
-    if game.id == "coldwar":
-        pytest.skip("Cold War's strongest level is the perfect player, tested below")
     agent = tabula.Agent(game, "strongest", seed=0, time=0.3)
     assert agent.level == game.strongest_level()
     state = game.new_initial_state()

@@ -4,41 +4,53 @@
 //!
 //!   cargo run --release -p tabula-server --example flood -- --attackers 20000 --games 100 --seconds 60
 //!
-//! The attacker runs in a child process (this example again, with
-//! `--attack`), from 100 loopback addresses (127.1.0.x, 200 connections
-//! each, under the per-address cap): a third of its connections send
-//! nothing, a third send half a request head, a third a head and half a
-//! body. The server closes them at its timeouts and the attacker opens them
-//! again at once, so about `--attackers` are held all the time. The players
-//! come from addresses of their own (127.2.x.y), two WebSocket clients per
-//! game, each moving 1 to 3 s after its turn comes. A prober asks
-//! `/api/health` every 100 ms from 127.3.0.1. The server runs with its
-//! default limits.
+//! The attacker runs in child processes (this example again, with
+//! `--attack`), 9,000 connections each so that no attacker needs more
+//! descriptors than a usual hard limit, from 400 loopback addresses
+//! (127.1.x.y, 50 connections each, under the per-address caps): a third of
+//! its connections send nothing, a third half a request head, a third a head
+//! and half a body. The server closes them at its timeouts (or, at its
+//! connection cap, the oldest waiting first) and the attacker opens each
+//! again within half a second, so `--attackers` are open or reopening all
+//! the time. The players come from addresses of their own (127.2.x.y), two
+//! WebSocket clients per game, each moving 1 to 3 s after its turn comes. A
+//! prober asks `/api/health` every 100 ms from 127.3.0.1. The server runs
+//! with its default limits, its total cap sized from its descriptor limit.
 //!
-//! Needs about attackers + 4 x games + 500 file descriptors in each
-//! process; run as root it raises its own limit, else raise `ulimit -n`.
+//! The server's process needs about attackers + 4 x games + 1000 file
+//! descriptors to hold every attacker connection at once (with fewer, its
+//! cap makes it close the oldest waiting ones); it raises its soft limit to
+//! the hard limit itself.
 
-use futures_util::{SinkExt, StreamExt};
-use serde_json::{json, Value};
-use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+mod common;
+
+use common::{connect_from, cpu_seconds, load_average, next_json, percentile, request};
+use futures_util::SinkExt;
+use serde_json::json;
+use std::net::{Ipv4Addr, SocketAddr};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::{TcpListener, TcpSocket, TcpStream};
+use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
 
 type Socket = tokio_tungstenite::WebSocketStream<TcpStream>;
+
+/// Attacker connections per child process.
+const ATTACKERS_PER_PROCESS: usize = 9_000;
 
 struct Args {
     attackers: usize,
     games: usize,
     seconds: u64,
     attack: Option<SocketAddr>,
+    /// The attacker child's first connection number.
+    first: usize,
 }
 
 fn parse_args() -> Result<Args, String> {
-    let mut a = Args { attackers: 20_000, games: 100, seconds: 60, attack: None };
+    let mut a = Args { attackers: 20_000, games: 100, seconds: 60, attack: None, first: 0 };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         let mut value = || args.next().ok_or(format!("{arg} needs a value"));
@@ -47,6 +59,7 @@ fn parse_args() -> Result<Args, String> {
             "--games" => a.games = value()?.parse().map_err(|e| format!("--games: {e}"))?,
             "--seconds" => a.seconds = value()?.parse().map_err(|e| format!("--seconds: {e}"))?,
             "--attack" => a.attack = Some(value()?.parse().map_err(|e| format!("--attack: {e}"))?),
+            "--first" => a.first = value()?.parse().map_err(|e| format!("--first: {e}"))?,
             "--bench" => {}
             other => return Err(format!("unknown argument {other}")),
         }
@@ -54,23 +67,19 @@ fn parse_args() -> Result<Args, String> {
     Ok(a)
 }
 
-async fn connect_from(from: Ipv4Addr, to: SocketAddr) -> std::io::Result<TcpStream> {
-    let socket = TcpSocket::new_v4()?;
-    socket.bind(SocketAddr::new(IpAddr::V4(from), 0))?;
-    socket.connect(to).await
-}
-
-/// The attacker: keep `n` connections open, each idle or half-sent.
-async fn attack(to: SocketAddr, n: usize, seconds: u64) {
+/// The attacker: keep connections `first..first + n` open, each idle or half-sent.
+async fn attack(to: SocketAddr, first: usize, n: usize, seconds: u64) {
     let held = Arc::new(AtomicU64::new(0));
     let opened = Arc::new(AtomicU64::new(0));
     let until = Instant::now() + Duration::from_secs(seconds);
-    for i in 0..n {
+    for i in first..first + n {
         let (held, opened) = (held.clone(), opened.clone());
-        let from = Ipv4Addr::new(127, 1, 0, (i / 200 + 1) as u8);
+        // 50 connections per address, under the per-address caps.
+        let from = Ipv4Addr::new(127, 1, (i / 50 / 250) as u8, (i / 50 % 250 + 1) as u8);
         tokio::spawn(async move {
             // Spread the first wave over a second.
             tokio::time::sleep(Duration::from_micros((i as u64 * 50) % 1_000_000)).await;
+            let mut rng = i as u64 * 0x9E37_79B9_7F4A_7C15 + 1;
             while Instant::now() < until {
                 let Ok(mut s) = connect_from(from, to).await else {
                     tokio::time::sleep(Duration::from_millis(200)).await;
@@ -93,6 +102,11 @@ async fn attack(to: SocketAddr, n: usize, seconds: u64) {
                     }
                 }
                 held.fetch_sub(1, Ordering::Relaxed);
+                // Open it again soon, at a random moment within half a second.
+                rng ^= rng << 13;
+                rng ^= rng >> 7;
+                rng ^= rng << 17;
+                tokio::time::sleep(Duration::from_millis(rng % 500)).await;
             }
         });
     }
@@ -100,7 +114,8 @@ async fn attack(to: SocketAddr, n: usize, seconds: u64) {
     while Instant::now() < until {
         tokio::time::sleep(Duration::from_secs(5)).await;
         eprintln!(
-            "attacker: {:>5.0} s, {} connections held, {} opened in all",
+            "attacker {first}..{}: {:>5.0} s, {} connections held, {} opened in all",
+            first + n,
             began.elapsed().as_secs_f64(),
             held.load(Ordering::Relaxed),
             opened.load(Ordering::Relaxed)
@@ -114,33 +129,6 @@ struct Stats {
     moves: u64,
     games_finished: u64,
     errors: u64,
-}
-
-async fn http_from(from: Ipv4Addr, to: SocketAddr, method: &str, path: &str, body: &Value) -> Result<Value, String> {
-    let mut s = connect_from(from, to).await.map_err(|e| e.to_string())?;
-    let body = body.to_string();
-    let req = format!(
-        "{method} {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
-        body.len()
-    );
-    s.write_all(req.as_bytes()).await.map_err(|e| e.to_string())?;
-    let mut raw = Vec::new();
-    s.read_to_end(&mut raw).await.map_err(|e| e.to_string())?;
-    let text = String::from_utf8_lossy(&raw);
-    let (_, body) = text.split_once("\r\n\r\n").ok_or("no HTTP body")?;
-    serde_json::from_str(body).map_err(|e| format!("{e}: {body}"))
-}
-
-async fn next_json(ws: &mut Socket) -> Result<Value, String> {
-    loop {
-        match tokio::time::timeout(Duration::from_secs(30), ws.next()).await {
-            Err(_) => return Err("no message in 30 s".into()),
-            Ok(None) => return Err("socket closed".into()),
-            Ok(Some(Err(e))) => return Err(e.to_string()),
-            Ok(Some(Ok(Message::Text(t)))) => return serde_json::from_str(&t).map_err(|e| e.to_string()),
-            Ok(Some(Ok(_))) => {}
-        }
-    }
 }
 
 /// One seat of a paced game: wait for the turn, think 1-3 s, move.
@@ -205,9 +193,9 @@ async fn play_games(to: SocketAddr, game_no: usize, stats: Arc<Mutex<Stats>>, un
     while Instant::now() < until {
         round += 1;
         let result: Result<(), String> = async {
-            let created = http_from(
-                first,
-                to,
+            let stream = connect_from(first, to).await.map_err(|e| e.to_string())?;
+            let created = request(
+                stream,
                 "POST",
                 "/api/games",
                 &json!({"game": "coldwar", "time_control": "fischer:300+5", "seats": [{"kind": "me"}, {"kind": "me"}]}),
@@ -245,13 +233,6 @@ async fn play_games(to: SocketAddr, game_no: usize, stats: Arc<Mutex<Stats>>, un
     }
 }
 
-fn percentile(sorted: &[u64], p: f64) -> f64 {
-    if sorted.is_empty() {
-        return 0.0;
-    }
-    sorted[((sorted.len() - 1) as f64 * p).round() as usize] as f64 / 1000.0
-}
-
 fn main() {
     let args = match parse_args() {
         Ok(a) => a,
@@ -260,7 +241,10 @@ fn main() {
             std::process::exit(2);
         }
     };
-    let need = (args.attackers + 4 * args.games + 1_000) as u64;
+    // The server holds every attacker connection and the players'; an
+    // attacker child only its own.
+    let need =
+        if args.attack.is_some() { args.attackers + 200 } else { args.attackers + 4 * args.games + 1_000 } as u64;
     let limit = tabula_server::raise_fd_limit(need).unwrap_or(0);
     if limit < need {
         eprintln!(
@@ -269,31 +253,42 @@ fn main() {
     }
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("tokio runtime");
     if let Some(to) = args.attack {
-        runtime.block_on(attack(to, args.attackers, args.seconds));
+        runtime.block_on(attack(to, args.first, args.attackers, args.seconds));
         return;
     }
     runtime.block_on(async move {
         let db = std::env::temp_dir().join(format!("tabula-flood-{}.sqlite3", std::process::id()));
         let _ = std::fs::remove_file(&db);
-        let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
-        let server = tabula_server::start_with(listener, tabula_server::Config::new(&db)).await.expect("start");
+        let listener = tabula_server::listen("127.0.0.1:0").await.expect("listen");
+        // The players and the prober share this process's descriptors with
+        // the server: keep room for them under the server's connection cap.
+        let mut config = tabula_server::Config::new(&db);
+        config.net.max_connections =
+            tabula_server::default_max_connections().saturating_sub(4 * args.games + 200).max(64);
+        let server = tabula_server::start_with(listener, config).await.expect("start");
         let to = server.addr;
         println!(
             "server on {to}, {} connections allowed in total; {} attacker connections, {} paced games, {} s",
-            tabula_server::default_max_connections(),
+            tabula_server::default_max_connections().saturating_sub(4 * args.games + 200).max(64),
             args.attackers,
             args.games,
             args.seconds
         );
         let warmup = 15u64;
-        let mut attacker = std::process::Command::new(std::env::current_exe().expect("own path"))
-            .args(["--attack", &to.to_string(), "--attackers", &args.attackers.to_string()])
-            .args(["--seconds", &(args.seconds + warmup).to_string()])
-            .spawn()
-            .expect("start the attacker");
+        let mut attackers = Vec::new();
+        for first in (0..args.attackers).step_by(ATTACKERS_PER_PROCESS) {
+            let n = ATTACKERS_PER_PROCESS.min(args.attackers - first);
+            let child = std::process::Command::new(std::env::current_exe().expect("own path"))
+                .args(["--attack", &to.to_string(), "--first", &first.to_string(), "--attackers", &n.to_string()])
+                .args(["--seconds", &(args.seconds + warmup).to_string()])
+                .spawn()
+                .expect("start an attacker");
+            attackers.push(child);
+        }
         // Let the attacker fill its connections before measuring.
         tokio::time::sleep(Duration::from_secs(warmup)).await;
         let began = Instant::now();
+        let cpu_began = cpu_seconds();
         let until = began + Duration::from_secs(args.seconds);
         let stats = Arc::new(Mutex::new(Stats::default()));
         let players: Vec<_> = (0..args.games).map(|g| tokio::spawn(play_games(to, g, stats.clone(), until))).collect();
@@ -303,12 +298,11 @@ fn main() {
         let prober = Ipv4Addr::new(127, 3, 0, 1);
         while Instant::now() < until {
             let t = Instant::now();
-            match tokio::time::timeout(
-                Duration::from_secs(5),
-                http_from(prober, to, "GET", "/api/health", &json!(null)),
-            )
-            .await
-            {
+            let probe = async {
+                let stream = connect_from(prober, to).await.map_err(|e| e.to_string())?;
+                request(stream, "GET", "/api/health", &json!(null)).await
+            };
+            match tokio::time::timeout(Duration::from_secs(5), probe).await {
                 Ok(Ok(h)) => {
                     health_us.push(t.elapsed().as_micros() as u64);
                     held.push(h["connections"].as_u64().unwrap_or(0));
@@ -317,11 +311,14 @@ fn main() {
             }
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
+        let cpu = cpu_seconds() - cpu_began;
         for p in players {
             let _ = p.await;
         }
-        let _ = attacker.kill();
-        let _ = attacker.wait();
+        for mut attacker in attackers {
+            let _ = attacker.kill();
+            let _ = attacker.wait();
+        }
         health_us.sort_unstable();
         held.sort_unstable();
         let mut s = std::mem::take(&mut *stats.lock().unwrap());
@@ -349,6 +346,13 @@ fn main() {
             percentile(&s.move_latencies_us, 0.99),
             s.games_finished,
             s.errors
+        );
+        println!(
+            "server process (server, players and prober) used {:.1} s of CPU in {} s ({:.0}% of one core); machine load average {}",
+            cpu,
+            args.seconds,
+            100.0 * cpu / args.seconds as f64,
+            load_average()
         );
         server.shutdown().await.expect("shutdown");
         for suffix in ["", "-wal", "-shm", ".lock"] {

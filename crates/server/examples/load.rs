@@ -12,11 +12,13 @@
 //! loopback port; each game finished is replaced by a new one. Needs about
 //! 4 file descriptors per game (`ulimit -n`).
 
-use futures_util::{SinkExt, StreamExt};
+mod common;
+
+use common::{cpu_seconds, http, next_json, percentile, rss_kib};
+use futures_util::SinkExt;
 use serde_json::{json, Value};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 use tokio_tungstenite::tungstenite::Message;
 
@@ -57,33 +59,6 @@ struct Stats {
     latencies_us: Vec<u64>,
     games_finished: u64,
     errors: u64,
-}
-
-async fn http(base: &str, method: &str, path: &str, body: &Value) -> Result<Value, String> {
-    let mut s = TcpStream::connect(base).await.map_err(|e| e.to_string())?;
-    let body = body.to_string();
-    let req = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {base}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
-        body.len()
-    );
-    s.write_all(req.as_bytes()).await.map_err(|e| e.to_string())?;
-    let mut raw = Vec::new();
-    s.read_to_end(&mut raw).await.map_err(|e| e.to_string())?;
-    let text = String::from_utf8_lossy(&raw);
-    let (_, body) = text.split_once("\r\n\r\n").ok_or("no HTTP body")?;
-    serde_json::from_str(body).map_err(|e| e.to_string())
-}
-
-async fn next_json(ws: &mut Socket) -> Result<Value, String> {
-    loop {
-        match tokio::time::timeout(Duration::from_secs(30), ws.next()).await {
-            Err(_) => return Err("no message in 30 s".into()),
-            Ok(None) => return Err("socket closed".into()),
-            Ok(Some(Err(e))) => return Err(e.to_string()),
-            Ok(Some(Ok(Message::Text(t)))) => return serde_json::from_str(&t).map_err(|e| e.to_string()),
-            Ok(Some(Ok(_))) => {}
-        }
-    }
 }
 
 /// Read until the state after `plies` plies (or a finished game) arrives.
@@ -167,32 +142,6 @@ async fn play_one_game(
         let _ = ws.close(None).await;
     }
     Ok(())
-}
-
-fn rss_kib() -> u64 {
-    std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|s| {
-            s.lines().find(|l| l.starts_with("VmRSS:")).and_then(|l| l.split_whitespace().nth(1)?.parse().ok())
-        })
-        .unwrap_or(0)
-}
-
-/// CPU seconds used by this process so far (user + system).
-fn cpu_seconds() -> f64 {
-    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
-    // Fields after the command name (which is in parentheses): utime is 14th, stime 15th overall.
-    let rest = stat.rsplit_once(')').map(|(_, r)| r).unwrap_or("");
-    let f: Vec<u64> = rest.split_whitespace().map(|x| x.parse().unwrap_or(0)).collect();
-    // Clock ticks are 100 per second on Linux.
-    f.get(11).zip(f.get(12)).map_or(0.0, |(u, s)| (u + s) as f64 / 100.0)
-}
-
-fn percentile(sorted: &[u64], p: f64) -> f64 {
-    if sorted.is_empty() {
-        return 0.0;
-    }
-    sorted[((sorted.len() - 1) as f64 * p).round() as usize] as f64 / 1000.0
 }
 
 fn main() {

@@ -8,27 +8,16 @@
 //! stops the server, and times a new start on that database: reading the
 //! games, replaying their moves, restarting their clocks and writing them
 //! back. It reports the start time and checks every game came back live.
+//! With `--db PATH` the database is kept, and filled only when new, so
+//! later runs time the start alone.
 
-use serde_json::{json, Value};
+mod common;
+
+use common::{cpu_seconds, http};
+use serde_json::json;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::{TcpListener, TcpStream};
-
-async fn http(base: &str, method: &str, path: &str, body: &Value) -> Result<Value, String> {
-    let mut s = TcpStream::connect(base).await.map_err(|e| e.to_string())?;
-    let body = body.to_string();
-    let req = format!(
-        "{method} {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
-        body.len()
-    );
-    s.write_all(req.as_bytes()).await.map_err(|e| e.to_string())?;
-    let mut raw = Vec::new();
-    s.read_to_end(&mut raw).await.map_err(|e| e.to_string())?;
-    let text = String::from_utf8_lossy(&raw);
-    let (_, body) = text.split_once("\r\n\r\n").ok_or("no HTTP body")?;
-    serde_json::from_str(body).map_err(|e| format!("{e}: {body}"))
-}
+use tokio::net::TcpListener;
 
 fn config(db: &std::path::Path) -> tabula_server::Config {
     let mut c = tabula_server::Config::new(db);
@@ -67,11 +56,13 @@ async fn fill(base: &str, plies: usize, seed: u64) -> Result<(), String> {
 fn main() {
     let mut games = 10_000usize;
     let mut plies = 10usize;
+    let mut db_arg: Option<std::path::PathBuf> = None;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
             "--games" => games = args.next().and_then(|v| v.parse().ok()).expect("--games N"),
             "--plies" => plies = args.next().and_then(|v| v.parse().ok()).expect("--plies N"),
+            "--db" => db_arg = Some(args.next().expect("--db PATH").into()),
             "--bench" => {}
             other => panic!("unknown argument {other}"),
         }
@@ -79,12 +70,16 @@ fn main() {
     tabula_server::raise_fd_limit(65_536);
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("tokio runtime");
     runtime.block_on(async move {
-        let db = std::env::temp_dir().join(format!("tabula-resume-{}.sqlite3", std::process::id()));
+        let keep = db_arg.is_some();
+        let db = db_arg
+            .unwrap_or_else(|| std::env::temp_dir().join(format!("tabula-resume-{}.sqlite3", std::process::id())));
+        let fresh = !db.exists();
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let server = tabula_server::start_with(listener, config(&db)).await.expect("start");
         let base = Arc::new(server.addr.to_string());
         let began = Instant::now();
         let mut tasks = Vec::new();
+        let games = if fresh { games } else { 0 };
         let per = games.div_ceil(64);
         for w in 0..64 {
             let base = base.clone();
@@ -100,27 +95,34 @@ fn main() {
         for t in tasks {
             t.await.unwrap();
         }
-        println!("filled {games} games of {plies} plies in {:.1} s", began.elapsed().as_secs_f64());
+        if fresh {
+            println!("filled {games} games of {plies} plies in {:.1} s", began.elapsed().as_secs_f64());
+        }
         server.shutdown().await.expect("shutdown");
         tokio::time::sleep(Duration::from_millis(200)).await;
 
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let began = Instant::now();
+        let cpu = cpu_seconds();
         let server = tabula_server::start_with(listener, config(&db)).await.expect("restart");
         let took = began.elapsed();
+        let cpu = cpu_seconds() - cpu;
         let in_memory = server.app.health().games_in_memory;
         println!(
-            "resumed {in_memory} unfinished games in {:.0} ms ({:.1} µs per game)",
+            "resumed {in_memory} unfinished games in {:.0} ms ({:.1} µs per game), {:.0} ms of CPU (all threads)",
             took.as_secs_f64() * 1000.0,
-            took.as_secs_f64() * 1e6 / in_memory.max(1) as f64
+            took.as_secs_f64() * 1e6 / in_memory.max(1) as f64,
+            cpu * 1000.0
         );
         let live =
             http(&server.addr.to_string(), "GET", "/api/games?status=live&limit=500", &json!(null)).await.unwrap();
         let running = live["games"].as_array().map_or(0, |g| g.len());
         println!("listed live afterwards: {running} (limit 500)");
         server.shutdown().await.expect("shutdown");
-        for suffix in ["", "-wal", "-shm", ".lock"] {
-            let _ = std::fs::remove_file(format!("{}{suffix}", db.display()));
+        if !keep {
+            for suffix in ["", "-wal", "-shm", ".lock"] {
+                let _ = std::fs::remove_file(format!("{}{suffix}", db.display()));
+            }
         }
     });
 }

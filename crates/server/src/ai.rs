@@ -120,6 +120,11 @@ async fn think_inner(app: &Arc<App>, job: Job) {
             stop: Some(job.stop.clone()),
         };
         let idx = job.player.index();
+        if let Some(level) = room.seats[idx].unlisted_level(room.game) {
+            // Rooms refuse such levels; never start an unbounded engine anyway.
+            tracing::error!(game = %h.id, level, "an AI seat of an unlisted level does not think");
+            return;
+        }
         let level = room.seats[idx].level.clone().unwrap_or_else(|| room.game.default_level().to_string());
         let seed = room.seed.wrapping_add((idx as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
         let state = room.m.state.clone_box();

@@ -20,7 +20,7 @@ use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
-use tabula_core::{DynAgent, DynGame, Player, TabulaError, TimeControl};
+use tabula_core::{DynAgent, DynGame, Player, TimeControl};
 use tokio::sync::{broadcast, watch, Notify, OwnedMutexGuard};
 
 /// A room in memory.
@@ -31,7 +31,8 @@ pub struct RoomHandle {
     /// Every message for the game's watchers: `state` after each change,
     /// and events such as `draw_declined`.
     pub tx: broadcast::Sender<Utf8Bytes>,
-    latest: Mutex<Utf8Bytes>,
+    /// The last `state` message, made on first need after a load.
+    latest: Mutex<Option<Utf8Bytes>>,
     wake: Notify,
     touched_ms: AtomicU64,
 }
@@ -42,9 +43,15 @@ impl RoomHandle {
         self.slot.clone().lock_owned().await
     }
 
-    /// The last `state` message sent to watchers.
-    pub fn latest(&self) -> Utf8Bytes {
-        self.latest.lock().unwrap_or_else(|p| p.into_inner()).clone()
+    /// The last `state` message sent to watchers (made now if the room was
+    /// just loaded and nothing was sent yet).
+    pub async fn latest(&self, time: &Time) -> Utf8Bytes {
+        if let Some(msg) = self.latest.lock().unwrap_or_else(|p| p.into_inner()).clone() {
+            return msg;
+        }
+        let slot = self.slot.lock().await;
+        let mut latest = self.latest.lock().unwrap_or_else(|p| p.into_inner());
+        latest.get_or_insert_with(|| state_message(&slot.room.to_json(time.now_ms()))).clone()
     }
 }
 
@@ -212,7 +219,7 @@ impl App {
     /// put it there first, that one wins.
     fn install(self: &Arc<Self>, room: Room) -> Arc<RoomHandle> {
         let (tx, _) = broadcast::channel(32);
-        let game = room.to_json(self.time.now_ms());
+        let has_ai = room.seats.iter().any(|s| s.kind == SeatKind::Ai);
         let handle = Arc::new(RoomHandle {
             id: room.id.clone(),
             slot: Arc::new(tokio::sync::Mutex::new(Slot {
@@ -222,7 +229,7 @@ impl App {
                 thinking: None,
             })),
             tx,
-            latest: Mutex::new(state_message(&game)),
+            latest: Mutex::new(None),
             wake: Notify::new(),
             touched_ms: AtomicU64::new(self.time.now_ms()),
         });
@@ -234,11 +241,13 @@ impl App {
             map.insert(handle.id.clone(), handle.clone());
         }
         tokio::spawn(run_timer(self.clone(), handle.clone()));
-        let (app, h) = (self.clone(), handle.clone());
-        tokio::spawn(async move {
-            let mut slot = h.slot.clone().lock_owned().await;
-            app.drive_ai(&h, &mut slot);
-        });
+        if has_ai {
+            let (app, h) = (self.clone(), handle.clone());
+            tokio::spawn(async move {
+                let mut slot = h.slot.clone().lock_owned().await;
+                app.drive_ai(&h, &mut slot);
+            });
+        }
         handle
     }
 
@@ -314,7 +323,7 @@ impl App {
         }
         let game = slot.room.to_json(self.time.now_ms());
         let msg = state_message(&game);
-        *h.latest.lock().unwrap_or_else(|p| p.into_inner()) = msg.clone();
+        *h.latest.lock().unwrap_or_else(|p| p.into_inner()) = Some(msg.clone());
         let _ = h.tx.send(msg);
         if let Some(d) = slot.room.draw_declined.filter(|d| Some(*d) != snapshot.draw_declined()) {
             let event =
@@ -397,17 +406,8 @@ impl App {
                 }
                 SeatRequest::Open { name } => Seat::open(name),
                 SeatRequest::Ai { level } => {
-                    let level = level.unwrap_or_else(|| game.default_level().to_string());
-                    // Only the levels the game lists: never an unbounded baseline.
-                    let levels = game.levels();
-                    if !levels.iter().any(|l| l.id == level) {
-                        return Err(RoomError::Game(TabulaError::UnknownLevel {
-                            game: game.id().to_string(),
-                            level,
-                            known: levels.iter().map(|l| l.id.as_str()).collect::<Vec<_>>().join(", "),
-                        }));
-                    }
-                    Seat::ai(level)
+                    // Room::new refuses a level the game does not list.
+                    Seat::ai(level.unwrap_or_else(|| game.default_level().to_string()))
                 }
             });
         }
@@ -473,7 +473,7 @@ impl App {
         let alive = self.store.last_alive().await?;
         let now = self.time.now_ms();
         let app = self.clone();
-        let rooms: Vec<Room> = tokio::task::spawn_blocking(move || {
+        let rooms: Vec<(Room, Write)> = tokio::task::spawn_blocking(move || {
             let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
             let chunk = stored.len().div_ceil(threads).max(1);
             std::thread::scope(|scope| {
@@ -489,7 +489,8 @@ impl App {
                                     Ok(mut room) => {
                                         let down_at = alive.unwrap_or(room.updated_at_ms).max(room.updated_at_ms);
                                         room.resume(ctx, down_at);
-                                        rooms.push(room);
+                                        let row = Write::Game(Box::new(room.row()));
+                                        rooms.push((room, row));
                                     }
                                     Err(e) => tracing::error!(game = %g.row.id, error = %e, "cannot resume a game"),
                                 }
@@ -503,7 +504,7 @@ impl App {
         })
         .await
         .map_err(|e| RoomError::Damaged { game: "*".into(), reason: format!("resuming failed: {e}") })?;
-        let writes: Vec<Write> = rooms.iter().map(|r| Write::Game(Box::new(r.row()))).collect();
+        let (rooms, writes): (Vec<Room>, Vec<Write>) = rooms.into_iter().unzip();
         if !writes.is_empty() {
             self.store.commit(writes).await?;
         }

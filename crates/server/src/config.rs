@@ -116,6 +116,9 @@ pub struct RateLimits {
     pub creates: Rate,
     /// WebSocket connections opened.
     pub sockets: Rate,
+    /// TCP connections opened (refused at once past it, before any request
+    /// is read, so a client reconnecting in a loop costs little).
+    pub connections: Rate,
 }
 
 impl Default for RateLimits {
@@ -124,6 +127,7 @@ impl Default for RateLimits {
             moves: Rate { per_minute: 1_200, burst: 40 },
             creates: Rate { per_minute: 30, burst: 20 },
             sockets: Rate { per_minute: 120, burst: 30 },
+            connections: Rate { per_minute: 1_800, burst: 200 },
         }
     }
 }
@@ -131,7 +135,12 @@ impl Default for RateLimits {
 impl RateLimits {
     /// No limits (benchmarks).
     pub fn unlimited() -> Self {
-        RateLimits { moves: Rate::UNLIMITED, creates: Rate::UNLIMITED, sockets: Rate::UNLIMITED }
+        RateLimits {
+            moves: Rate::UNLIMITED,
+            creates: Rate::UNLIMITED,
+            sockets: Rate::UNLIMITED,
+            connections: Rate::UNLIMITED,
+        }
     }
 }
 

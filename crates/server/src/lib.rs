@@ -132,6 +132,22 @@ pub async fn start_with(listener: TcpListener, config: Config) -> Result<Running
     Ok(Running { addr, app, shutdown: shutdown_tx, task })
 }
 
+/// Listen on `addr` (`host:port`, the first address it resolves to) with a
+/// long accept queue, so a burst of connections is queued rather than
+/// dropped (the kernel caps it at `net.core.somaxconn`).
+pub async fn listen(addr: &str) -> Result<TcpListener, ServeError> {
+    let fail = |source| ServeError::Listen { addr: addr.to_string(), source };
+    let resolved =
+        tokio::net::lookup_host(addr).await.map_err(fail)?.next().ok_or_else(|| {
+            fail(std::io::Error::new(std::io::ErrorKind::NotFound, "the address resolves to nothing"))
+        })?;
+    let socket = if resolved.is_ipv4() { tokio::net::TcpSocket::new_v4() } else { tokio::net::TcpSocket::new_v6() }
+        .map_err(fail)?;
+    socket.set_reuseaddr(true).map_err(fail)?;
+    socket.bind(resolved).map_err(fail)?;
+    socket.listen(4096).map_err(fail)
+}
+
 /// The default database: `./tabula.sqlite3`.
 pub fn default_db_path() -> PathBuf {
     PathBuf::from("tabula.sqlite3")
@@ -170,8 +186,7 @@ pub fn serve_blocking(addr: &str, config: Config) -> Result<(), ServeError> {
     }
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     runtime.block_on(async {
-        let listener =
-            TcpListener::bind(addr).await.map_err(|source| ServeError::Listen { addr: addr.to_string(), source })?;
+        let listener = listen(addr).await?;
         let mut running = start_with(listener, config).await?;
         let stop = signal();
         println!("listening on http://{}", running.addr);

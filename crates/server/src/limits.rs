@@ -54,6 +54,7 @@ pub(crate) struct Limits {
     moves: Limit,
     creates: Limit,
     sockets: Limit,
+    connections: Limit,
 }
 
 impl Limits {
@@ -62,6 +63,7 @@ impl Limits {
             moves: Limit::new(rates.moves, time, "moves"),
             creates: Limit::new(rates.creates, time, "new games"),
             sockets: Limit::new(rates.sockets, time, "WebSocket connections"),
+            connections: Limit::new(rates.connections, time, "connections"),
         }
     }
 
@@ -80,10 +82,16 @@ impl Limits {
         self.sockets.check(client)
     }
 
+    /// A new connection.
+    pub fn check_connection(&self, client: IpAddr) -> Result<(), ApiError> {
+        self.connections.check(client)
+    }
+
     /// Drop the state of clients whose buckets are full again.
     pub fn forget_quiet_clients(&self) {
         self.moves.forget_quiet();
         self.creates.forget_quiet();
         self.sockets.forget_quiet();
+        self.connections.forget_quiet();
     }
 }

@@ -3,8 +3,12 @@
 //! half-sent requests.
 //!
 //! - Connections are capped in total and per client address (an IPv6
-//!   client is its /64). A connection over the cap gets a 503 JSON answer
-//!   and is closed at once.
+//!   client is its /64). A connection over its address's cap gets a 503
+//!   JSON answer and is closed at once. At the total cap, the oldest
+//!   connection that is still waiting for a request (idle, or half-sent) is
+//!   closed to make room, so idle connections can never lock out a client
+//!   with a real request; only when every connection is busy or a WebSocket
+//!   is a newcomer refused.
 //! - A watchdog per connection closes it when a request's head does not
 //!   arrive within `header_timeout_ms` of its first byte (or of the
 //!   connection, for the first request), or when a keep-alive connection
@@ -67,6 +71,8 @@ struct SlotsInner {
     per_client: usize,
     open: AtomicUsize,
     by_client: Mutex<HashMap<IpAddr, usize>>,
+    /// Every connection, oldest first, to find one to close at the cap.
+    by_age: Mutex<std::collections::VecDeque<std::sync::Weak<ConnState>>>,
 }
 
 /// A connection's place; freed when dropped (with the socket, also after a
@@ -97,6 +103,7 @@ impl ConnectionSlots {
                 per_client: per_client.max(1),
                 open: AtomicUsize::new(0),
                 by_client: Mutex::new(HashMap::new()),
+                by_age: Mutex::new(std::collections::VecDeque::new()),
             }),
         }
     }
@@ -108,16 +115,45 @@ impl ConnectionSlots {
 
     fn try_acquire(&self, client: IpAddr) -> Option<SlotGuard> {
         let mut map = self.inner.by_client.lock().unwrap_or_else(|p| p.into_inner());
-        if self.inner.open.load(Ordering::Relaxed) >= self.inner.max {
+        let n = map.get(&client).copied().unwrap_or(0);
+        if n >= self.inner.per_client {
             return None;
         }
-        let n = map.entry(client).or_insert(0);
-        if *n >= self.inner.per_client {
+        if self.inner.open.load(Ordering::Relaxed) >= self.inner.max && !self.close_oldest_waiting() {
             return None;
         }
-        *n += 1;
+        map.insert(client, n + 1);
         self.inner.open.fetch_add(1, Ordering::Relaxed);
         Some(SlotGuard { inner: self.inner.clone(), client })
+    }
+
+    /// Keep track of a connection's state, for [`Self::close_oldest_waiting`].
+    fn register(&self, state: &Arc<ConnState>) {
+        let mut by_age = self.inner.by_age.lock().unwrap_or_else(|p| p.into_inner());
+        if by_age.len() > 2 * self.open().max(1024) {
+            by_age.retain(|w| w.strong_count() > 0); // forget closed connections
+        }
+        by_age.push_back(Arc::downgrade(state));
+    }
+
+    /// At the cap: close the oldest connection that waits for a request
+    /// (idle or half-sent). False if every connection is busy or upgraded.
+    fn close_oldest_waiting(&self) -> bool {
+        let mut by_age = self.inner.by_age.lock().unwrap_or_else(|p| p.into_inner());
+        for _ in 0..by_age.len() {
+            let Some(weak) = by_age.pop_front() else { break };
+            let Some(state) = weak.upgrade() else { continue };
+            match state.phase.load(Ordering::Relaxed) {
+                IDLE | HEAD => {
+                    state.phase.store(CLOSING, Ordering::Relaxed);
+                    state.changed.notify_one();
+                    return true;
+                }
+                CLOSING => {}
+                _ => by_age.push_back(weak),
+            }
+        }
+        false
     }
 }
 
@@ -172,6 +208,8 @@ const IDLE: u8 = 0;
 const HEAD: u8 = 1;
 const BUSY: u8 = 2;
 const UPGRADED: u8 = 3;
+/// Chosen to make room at the connection cap: close now.
+const CLOSING: u8 = 4;
 
 /// Where a connection is, for its watchdog.
 struct ConnState {
@@ -184,7 +222,8 @@ struct ConnState {
 impl ConnState {
     fn set(&self, phase: u8) {
         self.since.store(self.time.now_ms(), Ordering::Relaxed);
-        self.phase.store(phase, Ordering::Relaxed);
+        // A connection chosen to close stays chosen.
+        let _ = self.phase.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |p| (p != CLOSING).then_some(phase));
         self.changed.notify_one();
     }
 
@@ -199,6 +238,7 @@ async fn watchdog(state: &ConnState, limits: &NetLimits) {
     loop {
         let (phase, since) = state.load();
         let limit = match phase {
+            CLOSING => return,
             IDLE => limits.idle_timeout_ms,
             HEAD => limits.header_timeout_ms,
             _ => {
@@ -276,6 +316,9 @@ impl AsyncRead for WatchedIo {
         let r = Pin::new(&mut self.inner).poll_read(cx, buf);
         if matches!(r, Poll::Ready(Ok(()))) && buf.filled().len() > before && self.state.load().0 == IDLE {
             self.state.set(HEAD);
+        }
+        if self.state.load().0 == CLOSING {
+            return Poll::Ready(Err(io::ErrorKind::ConnectionAborted.into()));
         }
         r
     }
@@ -364,6 +407,7 @@ async fn serve_connection(app: Arc<App>, router: Router, stream: TcpStream, peer
         changed: Notify::new(),
         time: app.time.clone(),
     });
+    app.conns.register(&state);
     let io = WatchedIo { inner: stream, state: state.clone(), pending: None, _slot: slot };
     let service_state = state.clone();
     let service_limits = limits.clone();
@@ -414,16 +458,25 @@ async fn serve_connection(app: Arc<App>, router: Router, stream: TcpStream, peer
     }
 }
 
-/// A short 503 for a connection over the cap; the socket is closed after.
-fn refuse(stream: &TcpStream) {
-    let body = serde_json::json!({"v": 1, "error": {"code": "too_many_connections",
-        "message": "too many open connections from your address or in total; close some and try again"}})
-    .to_string();
+/// A short JSON answer for a connection refused before any request was
+/// read; the socket is closed after it.
+fn refuse(stream: &TcpStream, e: &ApiError) {
+    let body = serde_json::json!({"v": 1, "error": e.body()}).to_string();
     let answer = format!(
-        "HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\ncontent-length: {}\r\nretry-after: 5\r\nconnection: close\r\n\r\n{body}",
-        body.len()
+        "HTTP/1.1 {}\r\ncontent-type: application/json\r\ncontent-length: {}\r\nretry-after: {}\r\nconnection: close\r\n\r\n{body}",
+        e.status,
+        body.len(),
+        e.retry_after_secs.unwrap_or(5)
     );
     let _ = stream.try_write(answer.as_bytes());
+}
+
+fn too_many_connections() -> ApiError {
+    ApiError::new(
+        StatusCode::SERVICE_UNAVAILABLE,
+        "too_many_connections",
+        "too many open connections from your address or in total; close some and try again",
+    )
 }
 
 /// Accept connections until shutdown, then wait for the open ones to end.
@@ -442,8 +495,13 @@ pub(crate) async fn serve(app: Arc<App>, router: Router, listener: TcpListener, 
                 continue;
             }
         };
-        let Some(slot) = app.conns.try_acquire(client_key(peer.ip())) else {
-            refuse(&stream);
+        let client = client_key(peer.ip());
+        if let Err(e) = app.limits.check_connection(client) {
+            refuse(&stream, &e);
+            continue;
+        }
+        let Some(slot) = app.conns.try_acquire(client) else {
+            refuse(&stream, &too_many_connections());
             continue;
         };
         tokio::spawn(serve_connection(app.clone(), router.clone(), stream, peer, slot));

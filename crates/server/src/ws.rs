@@ -118,7 +118,7 @@ async fn session(app: AppState, id: String, client: IpAddr, mut socket: WebSocke
         return;
     };
     let mut shutdown = app.shutdown.clone();
-    if socket.send(Message::Text(h.latest())).await.is_err() {
+    if socket.send(Message::Text(h.latest(&app.time).await)).await.is_err() {
         return;
     }
     let ping_every = app.cfg.net.ws_ping_interval_ms;
@@ -130,7 +130,7 @@ async fn session(app: AppState, id: String, client: IpAddr, mut socket: WebSocke
                 let text = match update {
                     Ok(t) => t,
                     // A slow watcher skips to the newest state: each one is complete.
-                    Err(RecvError::Lagged(_)) => h.latest(),
+                    Err(RecvError::Lagged(_)) => h.latest(&app.time).await,
                     Err(RecvError::Closed) => break,
                 };
                 if socket.send(Message::Text(text)).await.is_err() {

@@ -43,6 +43,42 @@ async fn only_listed_levels_are_accepted() {
     server.running.shutdown().await.unwrap();
 }
 
+/// A game stored with an unbounded AI level (as an older server accepted)
+/// is not resumed after a restart: it ends with no result, saying why, its
+/// AI never thinks, and a rematch of it is refused.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stored_unbounded_ai_is_never_resumed() {
+    let server = start("ai-unlisted").await;
+    let base = server.base.clone();
+    // The AI is o, so it does not think before x moves.
+    let created =
+        create(&base, json!({"game": "coldwar", "seats": [{"kind": "me"}, {"kind": "ai", "level": "perfect"}]})).await;
+    let id = created["game"]["id"].as_str().unwrap().to_string();
+    let x = created["tokens"]["x"].as_str().unwrap().to_string();
+    let (db, time) = (server.db.clone(), server.time.clone());
+    server.running.shutdown().await.unwrap();
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    let changed = conn
+        .execute("UPDATE games SET seats = replace(seats, '\"perfect\"', '\"uct:86400000\"') WHERE id = ?1", [&id])
+        .unwrap();
+    assert_eq!(changed, 1);
+    drop(conn);
+    time.advance(1_000);
+    let server = start_on(db, time).await;
+    let g = get(&server.base, &format!("/api/games/{id}")).await.json();
+    assert_eq!(g["status"], "aborted", "{g}");
+    assert_eq!(
+        g["result"],
+        json!({"winner": null, "reason": "aborted: the AI level uct:86400000 is not offered by this server"})
+    );
+    assert_eq!(server.health().await["ai_thinking"], 0);
+    let r = post(&server.base, &format!("/api/games/{id}/move"), json!({"token": x, "move": "b2"})).await;
+    assert_eq!(r.code(), "game_over", "{}", r.body);
+    let r = post(&server.base, &format!("/api/games/{id}/rematch"), json!({"token": x})).await;
+    assert_eq!((r.status, r.code().as_str()), (400, "unknown_level"), "{}", r.body);
+    server.running.shutdown().await.unwrap();
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_thinking_ai_stops_when_its_game_ends() {
     let (registry, control) = stubborn::registry();
@@ -63,7 +99,18 @@ async fn a_thinking_ai_stops_when_its_game_ends() {
     assert_eq!(g["moves"], json!([]), "a stopped AI's move is not played");
     assert_eq!(g["result"]["reason"], "o resigned");
 
-    // Abort, and the flag falling, stop it too.
+    // Abort stops it too: o has not moved, so o may abort while x's AI thinks.
+    let created =
+        create(base, json!({"game": "stubborn", "seats": [{"kind": "ai", "level": "stubborn"}, {"kind": "me"}]})).await;
+    let id = created["game"]["id"].as_str().unwrap();
+    let o = created["tokens"]["o"].as_str().unwrap();
+    wait_for("the AI thinks", async || control.thinking.load(Ordering::SeqCst) == 1).await;
+    let r = post(base, &format!("/api/games/{id}/abort"), json!({"token": o})).await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    wait_for("the AI stops on abort", async || control.stopped.load(Ordering::SeqCst) == 2).await;
+    assert_eq!(get(base, &format!("/api/games/{id}")).await.json()["status"], "aborted");
+
+    // The flag falling stops it too.
     let created = create(
         base,
         json!({"game": "stubborn", "time_control": "fischer:60+0", "seats": [{"kind": "me"}, {"kind": "ai", "level": "stubborn"}]}),
@@ -73,14 +120,13 @@ async fn a_thinking_ai_stops_when_its_game_ends() {
     let x = created["tokens"]["x"].as_str().unwrap();
     post(base, &format!("/api/games/{id}/move"), json!({"token": x, "move": "b2"})).await;
     wait_for("the AI thinks", async || control.thinking.load(Ordering::SeqCst) == 1).await;
-    post(base, &format!("/api/games/{id}/abort"), json!({"token": x})).await; // refused: x has moved
     control.releases.fetch_add(1, Ordering::SeqCst); // the AI's first move
     wait_for("the AI moved", async || get(base, &format!("/api/games/{id}")).await.json()["state"]["plies"] == 2).await;
     let mv = get(base, &format!("/api/games/{id}")).await.json()["state"]["legal_moves"][0].clone();
     post(base, &format!("/api/games/{id}/move"), json!({"token": x, "move": mv})).await;
     wait_for("the AI thinks again", async || control.thinking.load(Ordering::SeqCst) == 1).await;
     server.advance(60_000).await; // its clock runs out while it thinks
-    wait_for("the AI stops on the flag", async || control.stopped.load(Ordering::SeqCst) == 2).await;
+    wait_for("the AI stops on the flag", async || control.stopped.load(Ordering::SeqCst) == 3).await;
     let g = get(base, &format!("/api/games/{id}")).await.json();
     assert_eq!(g["result"]["reason"], "o ran out of time");
 
@@ -90,7 +136,7 @@ async fn a_thinking_ai_stops_when_its_game_ends() {
     assert!(created["game"]["id"].is_string());
     wait_for("the AI thinks", async || control.thinking.load(Ordering::SeqCst) == 1).await;
     server.running.shutdown().await.unwrap();
-    wait_for("the AI stops on shutdown", async || control.stopped.load(Ordering::SeqCst) == 3).await;
+    wait_for("the AI stops on shutdown", async || control.stopped.load(Ordering::SeqCst) == 4).await;
 }
 
 /// With one thinking slot, a second AI waits its turn; its clock runs

@@ -50,6 +50,20 @@ async fn idle_half_open_and_slow_connections_are_closed() {
     server.running.shutdown().await.unwrap();
 }
 
+async fn connect_from(from: &str, base: &str) -> tokio::net::TcpStream {
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.bind(format!("{from}:0").parse().unwrap()).unwrap();
+    socket.connect(base.parse().unwrap()).await.unwrap()
+}
+
+async fn socket_from(from: &str, base: &str, id: &str) -> Socket {
+    let stream = tokio_tungstenite::MaybeTlsStream::Plain(connect_from(from, base).await);
+    tokio_tungstenite::client_async(format!("ws://{base}/api/games/{id}/ws"), stream).await.unwrap().0
+}
+
+/// Over its address's cap a connection is refused; at the total cap the
+/// oldest connection still waiting for a request makes room; when every
+/// connection is busy, a newcomer is refused.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn connections_are_capped_per_client_and_in_total() {
     let server = start_with("caps", |c| {
@@ -58,33 +72,68 @@ async fn connections_are_capped_per_client_and_in_total() {
     })
     .await;
     let base = &server.base;
-    let mut held = Vec::new();
+    let mut first = Vec::new();
     for _ in 0..3 {
-        held.push(raw(base).await);
+        first.push(connect_from("127.0.0.1", base).await);
+        settle().await;
     }
-    settle().await;
-    let mut over = raw(base).await;
+    let mut over = connect_from("127.0.0.1", base).await;
     let answer = parse_answer(&read_to_close(&mut over, 10).await.expect("refused at once"));
     assert_eq!((answer.status, answer.code().as_str()), (503, "too_many_connections"), "{}", answer.body);
-    // Another address (127.0.0.2 is loopback too) still gets in, up to the total.
-    let other = |_: ()| async {
-        let socket = tokio::net::TcpSocket::new_v4().unwrap();
-        socket.bind("127.0.0.2:0".parse().unwrap()).unwrap();
-        socket.connect(base.parse().unwrap()).await.unwrap()
-    };
+    // Another address (127.0.0.2 is loopback too) gets in, up to the total.
+    let mut second = Vec::new();
     for _ in 0..3 {
-        held.push(other(()).await);
+        second.push(connect_from("127.0.0.2", base).await);
     }
     settle().await;
-    for s in held.iter_mut().skip(3) {
+    // At the total, a newcomer gets in and the oldest waiting connection goes.
+    let mut newcomer = connect_from("127.0.0.3", base).await;
+    newcomer.write_all(b"GET /api/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").await.unwrap();
+    let answer = parse_answer(&read_to_close(&mut newcomer, 10).await.expect("answered"));
+    assert_eq!(answer.status, 200, "{}", answer.body);
+    assert_eq!(read_to_close(&mut first[0], 10).await, Some(vec![]), "the oldest idle connection made room");
+    for s in first.iter_mut().skip(1).chain(second.iter_mut()) {
         assert!(still_open(s).await);
     }
-    let mut over = other(()).await;
-    let answer = parse_answer(&read_to_close(&mut over, 10).await.expect("refused at once"));
-    assert_eq!(answer.status, 503);
-    // Closing frees the places.
-    drop(held);
+    drop(first);
+    drop(second);
     settle().await;
+
+    // Six WebSockets are busy: nobody is closed for a newcomer, who is refused.
+    let created = create(base, json!({"game": "coldwar", "seats": [{"kind": "me"}, {"kind": "me"}]})).await;
+    let id = created["game"]["id"].as_str().unwrap();
+    let mut sockets = Vec::new();
+    for from in ["127.0.0.1", "127.0.0.2"] {
+        for _ in 0..3 {
+            let mut ws = socket_from(from, base, id).await;
+            recv_type(&mut ws, "state", 5).await;
+            sockets.push(ws);
+        }
+    }
+    let mut refused = connect_from("127.0.0.3", base).await;
+    let answer = parse_answer(&read_to_close(&mut refused, 10).await.expect("refused at once"));
+    assert_eq!(answer.status, 503, "{}", answer.body);
+    for ws in &mut sockets {
+        send(ws, json!({"v": 1, "type": "ping", "id": 1})).await;
+        assert_eq!(recv_type(ws, "pong", 5).await["id"], 1);
+    }
+    server.running.shutdown().await.unwrap();
+}
+
+/// A client opening connections in a loop is refused at once past its rate.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn connection_rate_per_client() {
+    let server =
+        start_with("conn-rate", |c| c.rate.connections = tabula_server::config::Rate { per_minute: 60, burst: 5 })
+            .await;
+    let base = &server.base;
+    for _ in 0..5 {
+        assert_eq!(get(base, "/api/health").await.status, 200);
+    }
+    let refused = get(base, "/api/health").await;
+    assert_eq!((refused.status, refused.code().as_str()), (429, "rate_limited"), "{}", refused.body);
+    assert!(refused.headers.to_ascii_lowercase().contains("retry-after: 1"), "{}", refused.headers);
+    server.advance(1_000).await;
     assert_eq!(get(base, "/api/health").await.status, 200);
     server.running.shutdown().await.unwrap();
 }

@@ -4,7 +4,6 @@
 
 import { s, choose } from '../dom.js';
 import { GridBoard } from './grid.js';
-import { fileRank } from './common.js';
 
 const COLORS = { x: '#2563c9', o: '#d1432b' };
 const MOVE_RE = /^([a-c][1-3])(?:([-x>])([a-c][1-3]))?$/;
@@ -46,16 +45,11 @@ export class ColdWarBoard extends GridBoard {
     })));
   }
 
+  /** A piece steps one square along a rank or a file. */
   premoveTargets(square) {
-    const [f, r] = fileRank(square);
-    const out = new Set();
-    for (const [df, dr] of [[1, 0], [-1, 0], [0, 1], [0, -1]]) {
-      const nf = f + df;
-      const nr = r + dr;
-      if (nf >= 0 && nf < 3 && nr >= 0 && nr < 3) out.add('abc'[nf] + (nr + 1));
-    }
-    return out;
+    return this.orthogonalNeighbours(square);
   }
+
 
   canPremovePlace(square) {
     const cell = this.cellAt(square);

@@ -71,16 +71,11 @@ export class CordotsBoard extends GridBoard {
     return picked;
   }
 
+  /** A piece steps one square along a rank or a file. */
   premoveTargets(square) {
-    const [f, r] = fileRank(square);
-    const out = new Set();
-    for (const [df, dr] of [[1, 0], [-1, 0], [0, 1], [0, -1]]) {
-      const nf = f + df;
-      const nr = r + dr;
-      if (nf >= 0 && nf < 8 && nr >= 0 && nr < 8) out.add('abcdefgh'[nf] + (nr + 1));
-    }
-    return out;
+    return this.orthogonalNeighbours(square);
   }
+
 
   squareLabel(square) {
     const piece = this.pieceAt(square);
@@ -161,7 +156,7 @@ export class CordotsBoard extends GridBoard {
     const label = `${title(player)}: ${reserve} Capturer${reserve === 1 ? '' : 's'} in reserve${counts ? `; ${counts.capturers} Capturers and ${counts.victims} Victims on the board` : ''}`;
     return h('span', { class: `reserve reserve-${player}`, 'data-reserve': reserve, role: 'img', 'aria-label': label, title: label },
       h('span', { class: 'reserve-count', 'aria-hidden': 'true' }, `reserve ${reserve}`), icons,
-      counts ? h('span', { class: 'piece-counts', 'aria-hidden': 'true' }, `${counts.capturers}C ${counts.victims}V`) : null);
+      counts ? h('span', { class: 'piece-counts', 'aria-hidden': 'true' }, `· ${counts.capturers} C · ${counts.victims} V`) : null);
   }
 
   gameInfo() {

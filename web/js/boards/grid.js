@@ -116,6 +116,18 @@ export class GridBoard extends BoardBase {
     return new Set();
   }
 
+  /** The squares beside `square` along its rank and file. */
+  orthogonalNeighbours(square) {
+    const [f, r] = fileRank(square);
+    const out = new Set();
+    for (const [df, dr] of [[1, 0], [-1, 0], [0, 1], [0, -1]]) {
+      const nf = f + df;
+      const nr = r + dr;
+      if (nf >= 0 && nf < this.files && nr >= 0 && nr < this.ranks) out.add(this.squareName(nf, nr));
+    }
+    return out;
+  }
+
   /** Whether a one-square move (a placement) could be premoved on `square`. */
   canPremovePlace(_square) {
     return false;

@@ -256,10 +256,7 @@ export async function gamePage(root, [gameId]) {
     if (!open.length) return;
     let invites = [];
     try { invites = JSON.parse(localStorage.getItem(`tabula.invites.${gameId}`)) || []; } catch { /* none */ }
-    if (!invites.length) {
-      mount(inviteBox, h('p', { class: 'hint' }, 'Waiting for the second player to join.'));
-      return;
-    }
+    if (!invites.length) return; // the status line says the game waits; the link is with its creator
     for (const inv of invites) {
       const link = location.origin + inv.url;
       const input = h('input', { type: 'text', readonly: true, value: link, id: 'invite-link', 'data-player': inv.player, 'aria-label': 'Invite link' });

@@ -23,8 +23,8 @@ export async function howtoPage(root, [game]) {
   document.title = known ? `How to play ${known.name} · Tabula` : 'How to play · Tabula';
   if (!game) {
     mount(root, h('article', { class: 'howto card' },
-      h('h1', {}, 'How to play'), nav,
-      h('ul', {}, games.map((g) => h('li', {}, h('a', { href: `/howto/${g.id}`, 'data-link': true }, g.name), ' — ', g.description)))));
+      h('h1', {}, 'How to play'),
+      h('ul', { class: 'howto-index' }, games.map((g) => h('li', {}, h('a', { href: `/howto/${g.id}`, 'data-link': true }, g.name), ' — ', g.description)))));
     return null;
   }
   if (!known) throw new Error(`no rules page for '${game}'`);

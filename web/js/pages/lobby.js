@@ -8,6 +8,7 @@ import { api, tokens } from '../api.js';
 import { navigate } from '../app.js';
 import { seatName } from '../seats.js';
 
+/** Labels for options whose meta has no `label` yet (the key is shown capitalised otherwise). */
 const OPTION_LABELS = {
   width: 'Board width',
   height: 'Board height',
@@ -185,7 +186,7 @@ export function clockFixedBy(game, values) {
     const value = values[key] ?? opt.default;
     const listed = (typeof entry === 'object' && entry.values) || (game.clock_values && game.clock_values[key]);
     const fixes = listed ? listed.includes(value) : value !== opt.default;
-    if (fixes) return { key, value, label: `${OPTION_LABELS[key] || title(key)} “${value}”` };
+    if (fixes) return { key, value, label: `${opt.label || OPTION_LABELS[key] || title(key)} “${value}”` };
   }
   return null;
 }
@@ -205,7 +206,7 @@ function radio(name, value, label, checked = false) {
 
 function optionField(opt) {
   const name = `opt_${opt.key}`;
-  const label = OPTION_LABELS[opt.key] || title(opt.key);
+  const label = opt.label || OPTION_LABELS[opt.key] || title(opt.key);
   let input;
   const range = /^(\d+)\.\.(\d+)$/.exec(opt.values);
   const help = `${name}-help`;

@@ -146,6 +146,15 @@ impl Seat {
     pub fn ai(level: String) -> Seat {
         Seat { kind: SeatKind::Ai, name: format!("AI ({level})"), level: Some(level), token: None, invite: None }
     }
+
+    /// An AI seat's level when `game` does not list it.
+    pub fn unlisted_level(&self, game: &dyn DynGame) -> Option<&str> {
+        if self.kind != SeatKind::Ai {
+            return None;
+        }
+        let level = self.level.as_deref().unwrap_or(game.default_level());
+        (!game.levels().iter().any(|l| l.id == level)).then_some(level)
+    }
 }
 
 /// Compare secrets without an early exit on the first differing byte.
@@ -283,6 +292,19 @@ impl Room {
     /// Open a room: check the options, make the start position and set up
     /// the clock. No clock runs before both sides have made a first move.
     pub fn new(spec: RoomSpec, ctx: Ctx) -> Result<Room, TabulaError> {
+        // Only the levels the game lists (each bounded in time and memory):
+        // never a CLI baseline such as `uct:86400000`, and not in a rematch
+        // of a game stored before this rule either.
+        for seat in &spec.seats {
+            if let Some(level) = seat.unlisted_level(spec.game) {
+                let known = spec.game.levels().iter().map(|l| l.id.clone()).collect::<Vec<_>>().join(", ");
+                return Err(TabulaError::UnknownLevel {
+                    game: spec.game.id().to_string(),
+                    level: level.to_string(),
+                    known,
+                });
+            }
+        }
         let options = spec.game.normalize_options(&spec.options)?;
         let state = spec.game.new_state(&options)?;
         let time_control = state.time_control().unwrap_or(spec.time_control);
@@ -331,8 +353,12 @@ impl Room {
                 return Err(damaged("move log", &format!("ply {} where {} was expected", mv.ply, i + 1)));
             }
             let player = state.to_move();
-            // Games stored before display notations were kept get theirs now.
-            let display = mv.display.clone().or_else(|| Some(state.display_move(&mv.text)).filter(|d| *d != mv.text));
+            // Moves stored before display notations were kept get theirs now.
+            let display = match &mv.display {
+                Some(d) => Some(d.clone()),
+                None => Some(state.display_move(&mv.text)),
+            }
+            .filter(|d| *d != mv.text);
             state.play(&mv.text).map_err(|e| damaged(&format!("move {}", i + 1), &e))?;
             let parse = |s: &Option<String>| s.as_deref().and_then(|s| serde_json::from_str::<Value>(s).ok());
             moves.push(MoveRecord {
@@ -557,7 +583,8 @@ impl Room {
                     game_id: self.id.clone(),
                     ply: (snapshot.moves + i + 1) as u32,
                     text: m.text.clone(),
-                    display: m.display.clone(),
+                    // Stored even when it is the move itself, so loading never works it out again.
+                    display: Some(m.display.clone().unwrap_or_else(|| m.text.clone())),
                     at_ms: m.at_ms,
                     clocks: m.clocks.map(|c| json::pair_json(players, c).to_string()),
                     score: m.score.map(|s| json::pair_json(players, s).to_string()),
@@ -614,6 +641,13 @@ impl Room {
     pub fn resume(&mut self, ctx: Ctx, down_at: u64) {
         if self.m.result.is_none() {
             self.tick(Ctx { now: down_at, ..ctx });
+        }
+        // A game stored with an AI level this server does not offer (an
+        // unbounded baseline accepted by an older version) is not resumed:
+        // its AI could think for ever. It ends with no result, saying why.
+        if let Some(level) = self.seats.iter().find_map(|s| s.unlisted_level(self.game)) {
+            let reason = format!("aborted: the AI level {level} is not offered by this server");
+            self.expire(Ctx { now: down_at.max(self.updated_at_ms), ..ctx }, reason);
         }
         if self.m.result.is_none() {
             let was_running = self.m.clock.is_running();

@@ -337,14 +337,38 @@ fn resumable(conn: &Connection) -> rusqlite::Result<Vec<StoredGame>> {
     let mut games: Vec<StoredGame> = rows.into_iter().map(|row| StoredGame { row, moves: Vec::new() }).collect();
     let index: HashMap<String, usize> = games.iter().enumerate().map(|(i, g)| (g.row.id.clone(), i)).collect();
     let mut st = conn.prepare(
-        "SELECT m.* FROM moves m JOIN games g ON g.id = m.game_id
-         WHERE g.resume = 1 AND g.status IN ('waiting', 'live') ORDER BY m.game_id, m.ply",
+        "SELECT m.game_id, m.ply, m.text, m.display, m.at_ms, m.clocks, m.score FROM games g JOIN moves m
+         ON m.game_id = g.id WHERE g.resume = 1 AND g.status IN ('waiting', 'live')",
     )?;
     let mut rows = st.query([])?;
+    let mut current: Option<(usize, String)> = None;
     while let Some(r) = rows.next()? {
-        let m = row_to_move(r)?;
-        if let Some(&i) = index.get(&m.game_id) {
-            games[i].moves.push(m);
+        let id = r.get_ref(0)?.as_str()?;
+        let i = match &current {
+            Some((i, cid)) if cid == id => *i,
+            _ => match index.get(id) {
+                Some(&i) => {
+                    current = Some((i, id.to_string()));
+                    i
+                }
+                None => continue,
+            },
+        };
+        let game_id = games[i].row.id.clone();
+        games[i].moves.push(MoveRow {
+            game_id,
+            ply: r.get(1)?,
+            text: r.get(2)?,
+            display: r.get(3)?,
+            at_ms: r.get::<_, i64>(4)? as u64,
+            clocks: r.get(5)?,
+            score: r.get(6)?,
+        });
+    }
+    // The rows come grouped by game in practice; make the order certain.
+    for g in &mut games {
+        if !g.moves.is_sorted_by_key(|m| m.ply) {
+            g.moves.sort_by_key(|m| m.ply);
         }
     }
     Ok(games)
