@@ -6,7 +6,7 @@ burn CPU time in another's measurement) for about --seconds of CPU time, and
 reports finished games per CPU second of the whole process (every thread
 counts: Tabula's VecEnv runs on several).
 
-    python scripts/bench_python.py [--seconds 10] [--only NAME ...] [--markdown]
+    python scripts/bench_python.py [--seconds 10] [--only NAME ...] [--json]
 """
 
 import argparse

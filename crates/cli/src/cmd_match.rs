@@ -1,4 +1,4 @@
-use crate::selfplay::{play_game, progress_bar, strip_ai};
+use crate::selfplay::{play_game, progress_bar, strip_ai, MoveCost};
 use crate::util::{self, input_error};
 use anyhow::Result;
 use std::process::ExitCode;
@@ -43,17 +43,22 @@ pub struct Args {
     /// Print the summary as JSON
     #[arg(long)]
     json: bool,
+    /// Under a clock (Cordots -o mode=blitz|competitive), charge every move
+    /// MS milliseconds of simulated time instead of the CPU time the AI
+    /// spent on it: reproducible, and shows how the clock judges fast AIs
+    #[arg(long, value_name = "MS")]
+    move_ms: Option<u64>,
 }
 
 /// One finished game: A's score (1, 0.5, 0), whether A moved first, plies,
 /// how it ended, and the game's own points (A's, B's) for games that keep
 /// a score.
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 struct GameResult {
     a_score: f64,
     a_first: bool,
     plies: u32,
-    reason: &'static str,
+    reason: String,
     points: Option<[i32; 2]>,
 }
 
@@ -73,11 +78,12 @@ fn play_one(
     b: &str,
     index: usize,
     seed: u64,
+    cost: MoveCost,
 ) -> Result<GameResult> {
     let a_first = index.is_multiple_of(2);
     let game_seed = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(index as u64 * 2);
     let (first, second) = if a_first { (a, b) } else { (b, a) };
-    let played = play_game(game, options, first, second, game_seed, &format!("game {}", index + 1))?;
+    let played = play_game(game, options, first, second, game_seed, &format!("game {}", index + 1), cost)?;
     let a_player = if a_first { Player::First } else { Player::Second };
     let a_score = match played.winner {
         Some(w) if w == a_player => 1.0,
@@ -112,6 +118,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         return Err(input_error("--games must be at least 1"));
     }
     let jobs = args.jobs.clamp(1, 64);
+    let cost = args.move_ms.map_or(MoveCost::Measured, MoveCost::Fixed);
     let (a, b) = (strip_ai(&args.a), strip_ai(&args.b));
     for spec in [a, b] {
         game.new_agent(spec, 0).map_err(|e| input_error(e.to_string()))?;
@@ -128,9 +135,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 if i >= args.games || failure.lock().unwrap().is_some() {
                     break;
                 }
-                match play_one(game, &options, a, b, i, args.seed) {
+                match play_one(game, &options, a, b, i, args.seed, cost) {
                     Ok(r) => {
-                        results.lock().unwrap()[i] = Some(r);
+                        results.lock().unwrap()[i] = Some(r.clone());
                         let mut t = tally.lock().unwrap();
                         if r.a_won() {
                             t.0 += 1;
@@ -171,7 +178,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     for r in &results {
         match endings.iter_mut().find(|(reason, _)| *reason == r.reason) {
             Some(e) => e.1 += 1,
-            None => endings.push((r.reason, 1)),
+            None => endings.push((r.reason.as_str(), 1)),
         }
     }
     endings.sort_by(|x, y| y.1.cmp(&x.1).then(x.0.cmp(y.0)));

@@ -27,7 +27,8 @@ pub struct Args {
     #[arg(long)]
     position: Option<String>,
     /// Time control: none, fischer:BASE+INC (seconds), match:MINUTES, shot:SECONDS.
-    /// Defaults to what the game's options call for (a match mode), else none
+    /// Defaults to what the game's options call for (a match mode), else none.
+    /// A game whose options fix the clock refuses a different one
     #[arg(long)]
     clock: Option<String>,
     /// Seed for the AIs
@@ -129,10 +130,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         (a, b) => (a.clone().unwrap_or_else(|| "human".into()), b.clone().unwrap_or_else(|| "human".into())),
     };
     let mut seats = [parse_seat(game, &first, seed)?, parse_seat(game, &second, seed.wrapping_add(1))?];
-    let control = match &args.clock {
-        Some(text) => TimeControl::parse(text).map_err(|e| input_error(e.to_string()))?,
-        None => state.time_control().unwrap_or_default(),
-    };
+    let control = util::clock(game, state.as_ref(), args.clock.as_deref())?;
     let color = util::use_color();
     let names = state.players();
     for (i, seat) in seats.iter().enumerate() {
@@ -146,17 +144,24 @@ pub fn run(args: Args) -> Result<ExitCode> {
 
     // Read stdin on its own thread so that clocks keep running (and a flag
     // can fall) while a person thinks.
-    let (tx, rx) = mpsc::channel::<String>();
+    // A line that is not UTF-8 comes as `Err` with an excerpt of it, so the
+    // session can say so and go on.
+    let (tx, rx) = mpsc::channel::<Result<String, String>>();
     std::thread::spawn(move || {
-        let stdin = std::io::stdin();
-        for line in stdin.lock().lines() {
-            match line {
-                Ok(l) => {
-                    if tx.send(l).is_err() {
-                        break;
-                    }
-                }
-                Err(_) => break,
+        let mut stdin = std::io::stdin().lock();
+        let mut raw = Vec::new();
+        loop {
+            raw.clear();
+            match stdin.read_until(b'\n', &mut raw) {
+                Ok(0) | Err(_) => break,
+                Ok(_) => {}
+            }
+            let line = match std::str::from_utf8(&raw) {
+                Ok(text) => Ok(text.trim_end_matches(['\n', '\r']).to_string()),
+                Err(_) => Err(String::from_utf8_lossy(&raw).trim_end().to_string()),
+            };
+            if tx.send(line).is_err() {
+                break;
             }
         }
     });
@@ -222,9 +227,20 @@ pub fn run(args: Args) -> Result<ExitCode> {
                         }
                     }
                 };
-                let Some(line) = line else {
-                    println!();
-                    continue; // the flag fell; tick() reports it
+                let line = match line {
+                    None => {
+                        println!();
+                        continue; // the flag fell; tick() reports it
+                    }
+                    Some(Err(lossy)) => {
+                        println!(
+                            "that line is not UTF-8 text ('{}'); type a move, or 'help'.",
+                            tabula_core::error::excerpt(&lossy)
+                        );
+                        show_board = false;
+                        continue;
+                    }
+                    Some(Ok(line)) => line,
                 };
                 let input = line.trim();
                 match input.to_ascii_lowercase().as_str() {

@@ -1,7 +1,7 @@
 //! `tabula tournament`: a tournament between AIs, played locally, with the
 //! standings, the crosstable and ratings fitted over all games.
 
-use crate::selfplay::{play_game, progress_bar, strip_ai, Played};
+use crate::selfplay::{play_game, progress_bar, strip_ai, MoveCost, Played};
 use crate::util::{self, input_error};
 use anyhow::{anyhow, Result};
 use std::process::ExitCode;
@@ -90,8 +90,9 @@ pub fn from_registry(cmd: clap::Command) -> clap::Command {
         String::new()
     } else {
         format!(
-            "A game that has the option `stage=knockout` ({}) plays its knockout games with it, so a level\n\
-             score at the move limit goes to extra time; group and round-robin games keep the game's default.\n",
+            "A game that has the option `stage=knockout` ({}) plays its knockout games with it where its other\n\
+             options allow (a level score at the move limit then goes to extra time); group and round-robin\n\
+             games keep the game's default.\n",
             staged.join(", ")
         )
     };
@@ -123,11 +124,14 @@ fn offers_stage(game: &dyn DynGame, stage: &str) -> bool {
 }
 
 /// Extra options a game needs in a knockout: `stage=knockout` where the
-/// game offers it (the option by which a game plays extra time itself).
-fn stage_settings(game: &dyn DynGame, stage: &str) -> GameSettings {
+/// game offers it (the option by which a game plays extra time itself) and
+/// accepts it with the other options (Dots refuses it for `format=single`,
+/// which has no move limit to go beyond).
+fn stage_settings(game: &dyn DynGame, options: &[(String, String)], stage: &str) -> GameSettings {
     let offers = offers_stage(game, stage);
-    if offers {
-        GameSettings::option("stage", stage)
+    let settings = GameSettings::option("stage", stage);
+    if offers && game.normalize_options(&merged(options, &settings)).is_ok() {
+        settings
     } else {
         GameSettings::default()
     }
@@ -141,11 +145,17 @@ fn merged(base: &[(String, String)], extra: &GameSettings) -> Vec<(String, Strin
     out
 }
 
-fn build_config(args: &Args, game: &dyn DynGame, players: usize, user_stage: bool) -> Result<Config> {
+fn build_config(
+    args: &Args,
+    game: &dyn DynGame,
+    options: &[(String, String)],
+    players: usize,
+    user_stage: bool,
+) -> Result<Config> {
     let knockout_rules = |games: u32| {
         let mut rules = KnockoutRules::best_of(games);
         if !user_stage {
-            rules = rules.with_settings(stage_settings(game, "knockout"));
+            rules = rules.with_settings(stage_settings(game, options, "knockout"));
         }
         rules.third_place = args.third_place;
         rules
@@ -184,7 +194,7 @@ fn build_config(args: &Args, game: &dyn DynGame, players: usize, user_stage: boo
     let mut config = Config::new(system);
     config.seed = args.seed;
     if matches!(args.system, SystemArg::Championship) && !user_stage {
-        config.settings = stage_settings(game, "group");
+        config.settings = stage_settings(game, options, "group");
     }
     Ok(config)
 }
@@ -226,14 +236,14 @@ pub fn run(args: Args) -> Result<ExitCode> {
         game.new_agent(spec, 0).map_err(|e| input_error(format!("player '{spec}': {e}")))?;
     }
     let user_stage = options.iter().any(|(k, _)| k == "stage");
-    let config = build_config(&args, game, specs.len(), user_stage)?;
+    let config = build_config(&args, game, &options, specs.len(), user_stage)?;
     let names = names(&specs);
     let mut t = Tournament::new(config).map_err(|e| input_error(e.to_string()))?;
     for name in &names {
         t.join(Entrant::new(name.clone())).map_err(|e| input_error(e.to_string()))?;
     }
     // Every extra setting must make a valid game before anything runs.
-    for extra in [&t.config().settings.clone(), &stage_settings(game, "knockout")] {
+    for extra in [&t.config().settings.clone(), &stage_settings(game, &options, "knockout")] {
         game.new_state(&merged(&options, extra)).map_err(|e| input_error(e.to_string()))?;
     }
     let jobs = args.jobs.clamp(1, 64);
@@ -256,7 +266,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
                     Err(_) => break,
                 };
                 let label = format!("game {}", job.id + 1);
-                let r = play_game(game, &job.options, &job.first, &job.second, job.seed, &label);
+                let r = play_game(game, &job.options, &job.first, &job.second, job.seed, &label, MoveCost::Measured);
                 if tx.send((job.id, r)).is_err() {
                     break;
                 }

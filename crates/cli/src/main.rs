@@ -141,7 +141,7 @@ fn main() -> ExitCode {
     match result {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("error: {e:#}");
+            eprintln!("error: {}", tabula_core::error::shorten_quotes(format!("{e:#}")));
             ExitCode::from(util::exit_code(&e))
         }
     }

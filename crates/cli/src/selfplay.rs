@@ -2,19 +2,34 @@
 //! `tabula match` and `tabula tournament`.
 
 use anyhow::{anyhow, Result};
+use cpu_time::ThreadTime;
 use indicatif::{ProgressBar, ProgressStyle};
-use tabula_core::{DynGame, Player, Status};
+use tabula_core::matches::{Match, MatchError};
+use tabula_core::{DynGame, Player};
 
 /// A finished AI-vs-AI game.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Played {
     /// `None` is a draw.
     pub winner: Option<Player>,
-    /// How it ended, e.g. `"checkmate"`.
-    pub reason: &'static str,
+    /// How it ended, e.g. `"checkmate"` or `"black ran out of time"`.
+    pub reason: String,
     pub plies: u32,
     /// The game's own points (first, second), for games that keep a score.
     pub points: Option<[i32; 2]>,
+}
+
+/// What an AI's move costs on a simulated clock.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum MoveCost {
+    /// The CPU time the AI's thread spent choosing the move: the clock a
+    /// real game would show, without waiting for it, and fair when other
+    /// work shares the machine.
+    #[default]
+    Measured,
+    /// A fixed number of milliseconds for every move: reproducible, and a
+    /// way to see how a clock decides games between fast AIs.
+    Fixed(u64),
 }
 
 /// An AI spec as typed, without an optional `ai:` prefix.
@@ -23,7 +38,12 @@ pub fn strip_ai(spec: &str) -> &str {
 }
 
 /// Play one game between the AIs `first` and `second` with `options`;
-/// `label` names the game in errors (e.g. "game 3").
+/// `label` names the game in errors (e.g. "game 3"). When the options call
+/// for a clock (Cordots `mode=blitz|competitive`) the game runs under it on
+/// simulated time: nobody waits, each move is charged `cost`, the AIs are
+/// told their remaining time as in a real game, and the clock ends the game
+/// as the rules say (a flag loses, a match clock's tie-breaker and
+/// overtime).
 pub fn play_game(
     game: &dyn DynGame,
     options: &[(String, String)],
@@ -31,18 +51,37 @@ pub fn play_game(
     second: &str,
     seed: u64,
     label: &str,
+    cost: MoveCost,
 ) -> Result<Played> {
     let mut agents = [game.new_agent(first, seed)?, game.new_agent(second, seed.wrapping_add(1))?];
-    let mut state = game.new_state(options)?;
+    let state = game.new_state(options)?;
+    let control = state.time_control().unwrap_or_default();
+    // Simulated milliseconds since the start.
+    let mut now = 0u64;
+    let mut m = Match::new(state, control, now);
     let mut plies = 0;
-    while state.status() == Status::Ongoing {
-        let mover = state.to_move();
-        let mv = agents[mover.index()].choose(state.as_ref(), &Default::default())?;
-        state.play(&mv).map_err(|e| anyhow!("{label}: the AI for {} chose {e}", state.player_name(mover)))?;
-        plies += 1;
+    while m.result.is_none() {
+        let mover = m.state.to_move();
+        let ctx = m.think_context(now);
+        let cpu = ThreadTime::now();
+        let mv = agents[mover.index()].choose(m.state.as_ref(), &ctx)?;
+        now += match cost {
+            MoveCost::Measured => cpu.elapsed().as_millis() as u64,
+            MoveCost::Fixed(ms) => ms,
+        };
+        if m.advance_to(now).is_some() {
+            break;
+        }
+        match m.play(&mv, now) {
+            Ok(()) => plies += 1,
+            Err(MatchError::Move(e)) => {
+                return Err(anyhow!("{label}: the AI for {} chose {e}", m.state.player_name(mover)))
+            }
+            Err(MatchError::TimeUp(_) | MatchError::Finished(_)) => break,
+        }
     }
-    let outcome = state.status().outcome().expect("the game is over");
-    Ok(Played { winner: outcome.winner, reason: outcome.reason, plies, points: state.score() })
+    let result = m.result.expect("the loop ends with a result");
+    Ok(Played { winner: result.winner, reason: result.reason, plies, points: m.state.score() })
 }
 
 /// A progress bar on stderr counting `unit` up to `len`.

@@ -1,7 +1,7 @@
 //! Helpers shared by the subcommands.
 
 use anyhow::Result;
-use tabula_core::{DynGame, DynState, TabulaError};
+use tabula_core::{DynGame, DynState, TabulaError, TimeControl};
 use tabula_games::REGISTRY;
 
 /// A user's input was refused (exit status 2, like a usage error).
@@ -9,8 +9,10 @@ use tabula_games::REGISTRY;
 #[error("{0}")]
 pub struct InputError(pub String);
 
+/// A refused input; quotations of the input in `message` are shortened to
+/// [`tabula_core::error::MAX_QUOTE`] characters.
 pub fn input_error(message: impl Into<String>) -> anyhow::Error {
-    anyhow::Error::new(InputError(message.into()))
+    anyhow::Error::new(InputError(tabula_core::error::shorten_quotes(message.into())))
 }
 
 /// 2 for refused input, 1 for anything else.
@@ -43,6 +45,37 @@ pub fn new_state(
         None => game.new_state(options),
     };
     state.map_err(|e| input_error(e.to_string()))
+}
+
+/// The clock of a game: `--clock` when given, else what the options call
+/// for. A game whose options fix the clock (Cordots `mode`) takes its clock
+/// from them, as the server does: a `--clock` that differs is refused rather
+/// than silently overriding the mode (which would label a Fischer game
+/// "blitz", or leave an untimed game's ply cap under a clock).
+pub fn clock(game: &dyn DynGame, state: &dyn DynState, clock: Option<&str>) -> Result<TimeControl> {
+    let from_options = state.time_control();
+    let Some(text) = clock else { return Ok(from_options.unwrap_or_default()) };
+    let asked = TimeControl::parse(text).map_err(|e| input_error(e.to_string()))?;
+    let keys = game.clock_option_keys();
+    if keys.is_empty() || asked == from_options.unwrap_or_default() {
+        return Ok(asked);
+    }
+    let chosen: Vec<String> = state
+        .options()
+        .into_iter()
+        .filter(|(k, _)| keys.contains(&k.as_str()))
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect();
+    let fixed = from_options.map_or("no clock".to_string(), |tc| tc.describe());
+    Err(input_error(format!(
+        "--clock {} conflicts with {}, which means {fixed}: {} sets its clock with the option {} \
+         (see `tabula games`), so leave out --clock or pick another {}",
+        tabula_core::error::excerpt(text),
+        chosen.join(" "),
+        game.id(),
+        keys.join(", "),
+        keys.join("/"),
+    )))
 }
 
 /// Whether to colour terminal output.

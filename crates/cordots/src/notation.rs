@@ -78,13 +78,14 @@ pub fn parse_position(position: &str, options: &CordotsOptions) -> Result<Cordot
     };
     let mut reserve = [0u8; 2];
     for (s, text) in fields[2..4].iter().enumerate() {
-        reserve[s] = text.parse::<u8>().ok().filter(|&n| n <= 8).ok_or_else(|| {
-            NotationError::new(format!(
-                "{}'s reserve ({} field) must be a count of Capturers from 0 to 8, not '{text}'",
-                ["White", "Black"][s],
-                ["third", "fourth"][s]
-            ))
-        })?;
+        reserve[s] =
+            tabula_core::options::parse_number(text).filter(|&n| n <= 8).map(|n| n as u8).ok_or_else(|| {
+                NotationError::new(format!(
+                    "{}'s reserve ({} field) must be a count of Capturers from 0 to 8, not '{text}'",
+                    ["White", "Black"][s],
+                    ["third", "fourth"][s]
+                ))
+            })?;
     }
     Cordots::from_parts(pieces, reserve, to_move, options)
 }

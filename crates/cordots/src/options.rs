@@ -106,10 +106,10 @@ impl GameOptions for CordotsOptions {
                 }
             }
             "minutes" => {
-                self.minutes = match v.as_str() {
-                    "20" => 20,
-                    "25" => 25,
-                    "30" => 30,
+                self.minutes = match tabula_core::options::parse_number(&v) {
+                    Some(20) => 20,
+                    Some(25) => 25,
+                    Some(30) => 30,
                     _ => return Err(OptionError::new(key, format!("'{value}' is not 20, 25 or 30 minutes"))),
                 }
             }

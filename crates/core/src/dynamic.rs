@@ -85,6 +85,22 @@ pub trait DynGame: Send + Sync {
             "record_format": self.record_format(),
         })
     }
+    /// The keys of the options that fix the clock: those with a listed
+    /// value that calls for a time control (Cordots `mode`). When a game has
+    /// such options its clock comes from them, not from a time control
+    /// chosen beside them.
+    fn clock_option_keys(&self) -> Vec<&'static str> {
+        self.option_specs()
+            .iter()
+            .filter(|spec| {
+                spec.values.split('|').any(|v| {
+                    let pair = [(spec.key.to_string(), v.to_string())];
+                    self.new_state(&pair).ok().and_then(|s| s.time_control()).is_some()
+                })
+            })
+            .map(|spec| spec.key)
+            .collect()
+    }
     /// A player's index from its name (`white` -> 0).
     fn player_by_name(&self, name: &str) -> Option<Player> {
         self.players().iter().position(|p| p.eq_ignore_ascii_case(name)).map(Player::from_index)

@@ -28,33 +28,50 @@ pub fn excerpt(text: &str) -> Cow<'_, str> {
 /// `message` with every quotation longer than [`MAX_QUOTE`] characters
 /// shortened. A quotation opens with `'` after a non-alphanumeric character
 /// and closes with `'` before one, so apostrophes inside words ("White's")
-/// are left alone.
-fn shorten_quotes(message: String) -> String {
+/// are left alone. Every error built here goes through it; front ends pass
+/// their own messages through it too.
+///
+/// ```
+/// use tabula_core::error::shorten_quotes;
+/// let message = format!("seat '{}' is not human, ai or ai:LEVEL", "z".repeat(1_000));
+/// assert!(shorten_quotes(message).len() < 150);
+/// ```
+pub fn shorten_quotes(message: String) -> String {
     if message.len() <= MAX_QUOTE {
         return message;
     }
     let chars: Vec<char> = message.chars().collect();
     let word = |i: usize| chars.get(i).is_some_and(|c| c.is_alphanumeric());
     let mut out = String::with_capacity(message.len().min(4 * MAX_QUOTE));
+    // Quotation marks with no closing mark after some point: searching
+    // again from later would find none either (linear time on long input).
+    let mut unclosed: Vec<char> = Vec::new();
     let mut i = 0;
     while i < chars.len() {
         let c = chars[i];
         out.push(c);
         i += 1;
-        let opens = c == '\'' && (i < 2 || !word(i - 2));
+        let opens = QUOTES.contains(&c) && !unclosed.contains(&c) && (i < 2 || !word(i - 2));
         if !opens {
             continue;
         }
-        // Find the closing quote: a `'` not followed by a letter or digit.
-        let close = (i..chars.len()).find(|&j| chars[j] == '\'' && !word(j + 1));
-        let Some(close) = close else { continue };
+        // Find the closing mark: the same mark not followed by a letter or digit.
+        let close = (i..chars.len()).find(|&j| chars[j] == c && !word(j + 1));
+        let Some(close) = close else {
+            unclosed.push(c);
+            continue;
+        };
         let inner: String = chars[i..close].iter().collect();
         out.push_str(&excerpt(&inner));
-        out.push('\'');
+        out.push(c);
         i = close + 1;
     }
     out
 }
+
+/// The marks a quotation may open with: ours (`'`), and serde's (`` ` ``
+/// and `"`) in the parse errors passed on to users.
+const QUOTES: [char; 3] = ['\'', '`', '"'];
 
 /// A move or position string that could not be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -306,6 +323,20 @@ mod tests {
         let prose = format!("it is Black's turn and {} is White's", "b".repeat(100));
         assert_eq!(NotationError::new(prose.clone()).message, prose);
         assert_eq!(NotationError::new("'e2e9' is off").message, "'e2e9' is off");
+    }
+
+    #[test]
+    fn serde_style_quotations_and_unclosed_marks_are_shortened_too() {
+        let long = "q".repeat(5_000);
+        let serde = format!("bad message: unknown variant `{long}`, expected `ping` or `move`");
+        let shown = shorten_quotes(serde);
+        assert!(shown.len() < 200, "{shown}");
+        assert!(shown.ends_with("…`, expected `ping` or `move`"), "{shown}");
+        let json = shorten_quotes(format!("invalid type: string \"{long}\", expected u32"));
+        assert!(json.len() < 200, "{json}");
+        // Many opening marks and no closing one: kept as they are, in one pass.
+        let marks = "'a".repeat(50_000);
+        assert_eq!(shorten_quotes(marks.clone()), marks);
     }
 
     #[test]

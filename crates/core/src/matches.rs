@@ -5,8 +5,9 @@
 use crate::clock::{Clock, ClockEvent, TimeControl};
 use crate::dynamic::DynState;
 use crate::error::MoveError;
-use crate::game::{Player, Status};
+use crate::game::{Player, Status, ThinkContext};
 use serde::{Deserialize, Serialize};
+use std::time::Duration;
 
 /// How a match ended.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -135,5 +136,59 @@ impl Match {
             return None;
         }
         Some(self.finish(MatchResult { winner: None, reason: "draw agreed".into() }, now))
+    }
+
+    /// Apply every time event due by `now`, each at the instant it fell
+    /// due: a match clock that ran out while a player thought starts its
+    /// overtime at that instant, and the overtime may run out too. Returns
+    /// the result if the match ended. Used where time jumps rather than
+    /// flows (simulated time, where [`Match::tick`] would see only `now`).
+    ///
+    /// ```
+    /// use tabula_core::example::TicTacToe;
+    /// use tabula_core::{matches::Match, Entry, DynGame, TimeControl};
+    /// let state = Entry::<TicTacToe>::NEW.new_state(&[]).unwrap();
+    /// let mut m = Match::new(state, TimeControl::MatchClock { total_ms: 1_000, overtime_ms: 500 }, 0);
+    /// assert_eq!(m.advance_to(999), None);
+    /// // Level at 1000 ms: the overtime runs from 1000 to 1500, then a draw.
+    /// let r = m.advance_to(5_000).unwrap();
+    /// assert_eq!((r.winner, r.reason.as_str()), (None, "level after overtime"));
+    /// ```
+    pub fn advance_to(&mut self, now: u64) -> Option<MatchResult> {
+        while self.result.is_none() {
+            match self.clock.deadline() {
+                Some(due) if due <= now => {
+                    if let Some(r) = self.tick(due) {
+                        return Some(r);
+                    }
+                }
+                _ => break,
+            }
+        }
+        None
+    }
+
+    /// What the player on move may know of its clock at `now`, for an AI.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use tabula_core::example::TicTacToe;
+    /// use tabula_core::{matches::Match, Entry, DynGame, TimeControl};
+    /// let state = Entry::<TicTacToe>::NEW.new_state(&[]).unwrap();
+    /// let m = Match::new(state, TimeControl::Fischer { base_ms: 60_000, increment_ms: 2_000 }, 0);
+    /// let ctx = m.think_context(10_000);
+    /// assert_eq!(ctx.remaining, Some(Duration::from_secs(50)));
+    /// assert_eq!(ctx.increment, Some(Duration::from_secs(2)));
+    /// ```
+    pub fn think_context(&self, now: u64) -> ThinkContext {
+        let mover = self.state.to_move();
+        ThinkContext {
+            remaining: self.clock.remaining(mover, now).map(Duration::from_millis),
+            increment: match self.clock.control {
+                TimeControl::Fischer { increment_ms, .. } => Some(Duration::from_millis(increment_ms)),
+                _ => None,
+            },
+            ..ThinkContext::default()
+        }
     }
 }

@@ -25,11 +25,13 @@ pub trait GameOptions: Clone + Default + Debug + PartialEq + Send + Sync + 'stat
     /// Every option with its current value, in `specs()` order.
     fn pairs(&self) -> Vec<(String, String)>;
 
-    /// Build options from `key=value` pairs over the defaults.
+    /// Build options from `key=value` pairs over the defaults. Keys are
+    /// read without regard to case or surrounding spaces (`Width = 20` is
+    /// `width=20`), so every game reads them alike.
     fn from_pairs<K: AsRef<str>, V: AsRef<str>>(pairs: &[(K, V)]) -> Result<Self, OptionError> {
         let mut options = Self::default();
         for (k, v) in pairs {
-            options.set(k.as_ref(), v.as_ref())?;
+            options.set(&k.as_ref().trim().to_ascii_lowercase(), v.as_ref().trim())?;
         }
         options.validate()?;
         Ok(options)
@@ -55,6 +57,30 @@ impl GameOptions for NoOptions {
     fn pairs(&self) -> Vec<(String, String)> {
         Vec::new()
     }
+}
+
+/// Read a whole number the way Tabula reads every number a person types,
+/// in options, positions, moves and records: ASCII digits only, leading
+/// zeros allowed (`07` is 7), no sign (`+1` and `-1` are refused), no
+/// spaces inside (spaces around are ignored). `None` when it is not such a
+/// number or does not fit in a `u64`.
+///
+/// ```
+/// use tabula_core::options::parse_number;
+/// assert_eq!(parse_number("20"), Some(20));
+/// assert_eq!(parse_number(" 007 "), Some(7));
+/// assert_eq!(parse_number("0"), Some(0));
+/// assert_eq!(parse_number("+1"), None);
+/// assert_eq!(parse_number("-1"), None);
+/// assert_eq!(parse_number("1e3"), None);
+/// assert_eq!(parse_number("99999999999999999999999"), None);
+/// ```
+pub fn parse_number(text: &str) -> Option<u64> {
+    let t = text.trim();
+    if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    t.parse().ok()
 }
 
 /// Parse `key=value` text as given on a command line.

@@ -78,12 +78,26 @@ pub fn replay<G: Game>(options: &G::Options, start: Option<&str>, moves: &[impl 
 }
 
 /// Split a list of moves as people type it: separated by spaces or commas.
+/// The en passant suffix of chess SAN, written as a word of its own
+/// (`exd6 e.p.`), stays with its move: it is the one annotation people
+/// separate from the move.
 ///
 /// ```
 /// assert_eq!(tabula_core::record::split_moves("b2 a2, b2-b3"), ["b2", "a2", "b2-b3"]);
+/// assert_eq!(tabula_core::record::split_moves("exd6 e.p. Nf6"), ["exd6 e.p.", "Nf6"]);
 /// ```
 pub fn split_moves(text: &str) -> Vec<&str> {
-    text.split(|c: char| c.is_whitespace() || c == ',').filter(|m| !m.is_empty()).collect()
+    let mut moves: Vec<&str> = Vec::new();
+    let offset = |word: &str| word.as_ptr() as usize - text.as_ptr() as usize;
+    for word in text.split(|c: char| c.is_whitespace() || c == ',').filter(|m| !m.is_empty()) {
+        match moves.last_mut() {
+            Some(last) if word.eq_ignore_ascii_case("e.p.") => {
+                *last = &text[offset(last)..offset(word) + word.len()];
+            }
+            _ => moves.push(word),
+        }
+    }
+    moves
 }
 
 /// Replay a log into a state, checking every move.

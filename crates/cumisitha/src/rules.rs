@@ -215,6 +215,10 @@ pub struct Cumisitha {
     status: Status,
     /// The last move as shown (castling as the king's step), for the views.
     last: Option<(Square, Square)>,
+    /// The half-move clock as a position gave it, when above 100: the board
+    /// holds at most 100 (which already draws), but a position is written
+    /// back as it was given.
+    counter_beyond: Option<u64>,
 }
 
 impl Cumisitha {
@@ -222,7 +226,7 @@ impl Cumisitha {
     pub fn from_board(board: Board) -> Self {
         let hash = canonical_hash(&board);
         let status = judge(&board);
-        Cumisitha { board, hash, status, last: None }
+        Cumisitha { board, hash, status, last: None, counter_beyond: None }
     }
 
     /// The cozy-chess board.
@@ -253,6 +257,10 @@ impl Cumisitha {
             mv.to
         };
         self.board.play_unchecked(mv);
+        self.counter_beyond = match self.board.halfmove_clock() {
+            0 => None,
+            _ => self.counter_beyond.map(|n| n + 1),
+        };
         self.hash = canonical_hash(&self.board);
         self.status = judge(&self.board);
         self.last = Some((mv.from, shown_to));
@@ -295,11 +303,25 @@ impl Game for Cumisitha {
     fn from_position(position: &str, _options: &NoOptions) -> Result<Self, NotationError> {
         let text = position.trim();
         let board = if text.eq_ignore_ascii_case("startpos") { Board::default() } else { notation::from_fen(text)? };
-        Ok(Cumisitha::from_board(board))
+        let mut state = Cumisitha::from_board(board);
+        // fen::parse checked the field; above 100 it is kept as given.
+        let given = text.split_whitespace().nth(4).and_then(|h| h.parse::<u64>().ok());
+        state.counter_beyond = given.filter(|&h| h > 100);
+        Ok(state)
     }
 
     fn position(&self) -> Option<String> {
-        Some(notation::to_fen(&self.board))
+        let fen = notation::to_fen(&self.board);
+        Some(match self.counter_beyond {
+            None => fen,
+            Some(n) => {
+                let mut fields: Vec<String> = fen.split(' ').map(str::to_string).collect();
+                if let Some(h) = fields.get_mut(4) {
+                    *h = n.to_string();
+                }
+                fields.join(" ")
+            }
+        })
     }
 
     fn options(&self) -> &NoOptions {

@@ -101,8 +101,9 @@ const SPECS: &[OptionSpec] = &[
 ];
 
 fn side(key: &str, value: &str) -> Result<u8, OptionError> {
-    let n: u32 = value.trim().parse().map_err(|_| OptionError::new(key, format!("'{value}' is not a number")))?;
-    if n < MIN_SIDE as u32 || n > MAX_SIDE as u32 {
+    let n = tabula_core::options::parse_number(value)
+        .ok_or_else(|| OptionError::new(key, format!("'{value}' is not a whole number")))?;
+    if n < MIN_SIDE as u64 || n > MAX_SIDE as u64 {
         return Err(OptionError::new(key, format!("{n} is out of range ({MIN_SIDE}..{MAX_SIDE})")));
     }
     Ok(n as u8)
@@ -159,6 +160,19 @@ impl GameOptions for DotsOptions {
             ("format".into(), self.format.name().into()),
             ("stage".into(), self.stage.name().into()),
         ]
+    }
+
+    fn validate(&self) -> Result<(), OptionError> {
+        // A single game has no move limit, so no level score at a limit for
+        // the stage to judge.
+        if self.stage == Stage::Knockout && self.format == Format::Single {
+            return Err(OptionError::new(
+                "stage",
+                "stage=knockout applies only to a format with a move limit (express, extended or full), \
+                 not format=single",
+            ));
+        }
+        Ok(())
     }
 }
 

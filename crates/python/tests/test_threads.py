@@ -38,7 +38,14 @@ def python_runs_during(call):
 
 def test_the_check_sees_a_call_that_holds_the_gil():
     # sum() over a range runs in C without releasing the GIL.
-    assert not python_runs_during(lambda: sum(range(2 * 10**7)))
+    k = 10**6
+    while True:  # long enough to tell, on any machine
+        t = time.perf_counter()
+        sum(range(k))
+        if time.perf_counter() - t > 0.3:
+            break
+        k *= 2
+    assert not python_runs_during(lambda: sum(range(k)))
 
 
 def test_random_rollouts_release_the_gil():

@@ -60,6 +60,9 @@ pub struct NetLimits {
     pub ws_ping_interval_ms: u64,
     /// ...and closes it when this many pings in a row got no pong.
     pub ws_missed_pongs: u32,
+    /// A WebSocket whose client takes no message for this long (it stopped
+    /// reading, so its buffers are full) is closed.
+    pub ws_send_timeout_ms: u64,
     /// Largest request body.
     pub max_body_bytes: usize,
     /// Largest WebSocket message from a client.
@@ -83,6 +86,7 @@ impl Default for NetLimits {
             idle_timeout_ms: 60_000,
             ws_ping_interval_ms: 20_000,
             ws_missed_pongs: 2,
+            ws_send_timeout_ms: 30_000,
             max_body_bytes: 64 * 1024,
             max_ws_message_bytes: 16 * 1024,
             max_uri_bytes: 8 * 1024,

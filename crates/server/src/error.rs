@@ -26,7 +26,7 @@ pub struct ApiError {
 impl ApiError {
     /// Any error.
     pub fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> Self {
-        ApiError { status, code, message: message.into(), retry_after_secs: None }
+        ApiError { status, code, message: tabula_core::error::shorten_quotes(message.into()), retry_after_secs: None }
     }
     /// 400 with this code.
     pub fn bad_request(code: &'static str, message: impl Into<String>) -> Self {

@@ -6,7 +6,7 @@
 //! message over the size limit closes the socket with 1009, a broken frame
 //! with 1002, invalid UTF-8 with 1007.
 
-use crate::app::RoomHandle;
+use crate::app::{App, RoomHandle};
 use crate::error::ApiError;
 use crate::http::{draw_action, ApiPath, AppState, Client};
 use crate::room::{Actor, Command};
@@ -108,17 +108,31 @@ fn close_code(e: axum::Error) -> Option<(u16, &'static str)> {
     }
 }
 
-async fn close(socket: &mut WebSocket, code: u16, reason: &'static str) {
-    let _ = socket.send(Message::Close(Some(CloseFrame { code, reason: reason.into() }))).await;
+/// Send one message, giving up when the client has not taken it within
+/// `ws_send_timeout_ms` (it stopped reading: its buffers are full). False
+/// if the socket is done for.
+async fn send(app: &App, socket: &mut WebSocket, message: Message) -> bool {
+    let deadline = app.time.now_ms().saturating_add(app.cfg.net.ws_send_timeout_ms);
+    tokio::select! {
+        sent = socket.send(message) => sent.is_ok(),
+        _ = app.time.sleep_until(deadline) => {
+            tracing::debug!("closing a WebSocket whose client stopped reading");
+            false
+        }
+    }
+}
+
+async fn close(app: &App, socket: &mut WebSocket, code: u16, reason: &'static str) {
+    send(app, socket, Message::Close(Some(CloseFrame { code, reason: reason.into() }))).await;
 }
 
 async fn session(app: AppState, id: String, client: IpAddr, mut socket: WebSocket) {
     let Ok((h, mut updates)) = app.watch(&id).await else {
-        close(&mut socket, 1011, "the game cannot be loaded").await;
+        close(&app, &mut socket, 1011, "the game cannot be loaded").await;
         return;
     };
     let mut shutdown = app.shutdown.clone();
-    if socket.send(Message::Text(h.latest(&app.time).await)).await.is_err() {
+    if !send(&app, &mut socket, Message::Text(h.latest(&app.time).await)).await {
         return;
     }
     let ping_every = app.cfg.net.ws_ping_interval_ms;
@@ -133,7 +147,7 @@ async fn session(app: AppState, id: String, client: IpAddr, mut socket: WebSocke
                     Err(RecvError::Lagged(_)) => h.latest(&app.time).await,
                     Err(RecvError::Closed) => break,
                 };
-                if socket.send(Message::Text(text)).await.is_err() {
+                if !send(&app, &mut socket, Message::Text(text)).await {
                     break;
                 }
             }
@@ -143,7 +157,7 @@ async fn session(app: AppState, id: String, client: IpAddr, mut socket: WebSocke
                     Some(Ok(Message::Text(t))) => t,
                     Some(Ok(Message::Binary(_))) => {
                         let e = ApiError::bad_request("bad_json", "messages are JSON text frames");
-                        if socket.send(Message::Text(error_message(&Value::Null, &e).into())).await.is_err() { break; }
+                        if !send(&app, &mut socket, Message::Text(error_message(&Value::Null, &e).into())).await { break; }
                         continue;
                     }
                     Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
@@ -151,29 +165,29 @@ async fn session(app: AppState, id: String, client: IpAddr, mut socket: WebSocke
                     Some(Err(e)) => {
                         tracing::debug!(game = %h.id, error = %e, "websocket read failed");
                         if let Some((code, reason)) = close_code(e) {
-                            close(&mut socket, code, reason).await;
+                            close(&app, &mut socket, code, reason).await;
                         }
                         break;
                     }
                 };
                 let reply = handle_message(&app, &h, client, text.as_str()).await;
-                if socket.send(Message::Text(reply.into())).await.is_err() {
+                if !send(&app, &mut socket, Message::Text(reply.into())).await {
                     break;
                 }
             }
             _ = app.time.sleep_until(next_ping) => {
                 if missed >= app.cfg.net.ws_missed_pongs {
-                    close(&mut socket, 1001, "no answer to ping").await;
+                    close(&app, &mut socket, 1001, "no answer to ping").await;
                     break;
                 }
                 missed += 1;
                 next_ping = app.time.now_ms() + ping_every;
-                if socket.send(Message::Ping(Default::default())).await.is_err() {
+                if !send(&app, &mut socket, Message::Ping(Default::default())).await {
                     break;
                 }
             }
             _ = crate::app::stopped(&mut shutdown) => {
-                close(&mut socket, 1001, "the server is stopping").await;
+                close(&app, &mut socket, 1001, "the server is stopping").await;
                 break;
             }
         }

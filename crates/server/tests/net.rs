@@ -23,16 +23,37 @@ async fn idle_half_open_and_slow_connections_are_closed() {
         .write_all(b"POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"game\"")
         .await
         .unwrap();
+    // Slowloris: a head, and a body, trickled a byte at a time, each byte
+    // well inside any per-read timeout; their deadlines do not move.
+    let mut slow_head = raw(base).await;
+    slow_head.write_all(b"G").await.unwrap();
+    let mut slow_body = raw(base).await;
+    slow_body
+        .write_all(
+            b"POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{",
+        )
+        .await
+        .unwrap();
     let mut keep_alive = raw(base).await;
     keep_alive.write_all(b"GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n").await.unwrap();
     let mut buf = [0u8; 2048];
     let n = tokio::io::AsyncReadExt::read(&mut keep_alive, &mut buf).await.unwrap();
     assert!(String::from_utf8_lossy(&buf[..n]).starts_with("HTTP/1.1 200"));
     settle().await;
-    assert_eq!(server.health().await["connections"], 5, "four test connections and the health request");
+    assert_eq!(server.health().await["connections"], 7, "six test connections and the health request");
 
-    server.advance(9_999).await;
-    for (what, s) in [("silent", &mut silent), ("half head", &mut half_head), ("half body", &mut half_body)] {
+    for step in [2_500, 2_500, 2_500, 2_499] {
+        server.advance(step).await;
+        slow_head.write_all(b"E").await.unwrap();
+        slow_body.write_all(b" ").await.unwrap();
+    }
+    for (what, s) in [
+        ("silent", &mut silent),
+        ("half head", &mut half_head),
+        ("half body", &mut half_body),
+        ("slow head", &mut slow_head),
+        ("slow body", &mut slow_body),
+    ] {
         assert!(still_open(s).await, "{what}: closed before its timeout");
     }
     // 10 s: the head timeout closes the silent and the half-sent head; the
@@ -41,6 +62,9 @@ async fn idle_half_open_and_slow_connections_are_closed() {
     assert_eq!(read_to_close(&mut silent, 10).await, Some(vec![]), "silent connection");
     assert_eq!(read_to_close(&mut half_head, 10).await, Some(vec![]), "half-sent head");
     let answer = parse_answer(&read_to_close(&mut half_body, 10).await.expect("half-sent body"));
+    assert_eq!((answer.status, answer.code().as_str()), (408, "timeout"), "{}", answer.body);
+    assert_eq!(read_to_close(&mut slow_head, 10).await, Some(vec![]), "trickled head");
+    let answer = parse_answer(&read_to_close(&mut slow_body, 10).await.expect("trickled body"));
     assert_eq!((answer.status, answer.code().as_str()), (408, "timeout"), "{}", answer.body);
     assert!(still_open(&mut keep_alive).await, "an idle keep-alive connection has a minute");
     server.advance(50_000).await;

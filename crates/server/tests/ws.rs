@@ -124,3 +124,77 @@ async fn a_socket_that_never_answers_pings_is_closed() {
     assert_eq!(read_to_close(&mut s, 10).await, Some(vec![]), "the silent socket is closed");
     server.running.shutdown().await.unwrap();
 }
+
+/// A client that stops reading fills its buffers; the server gives up on a
+/// message it cannot deliver within 30 s and closes the socket, instead of
+/// waiting on it for ever (where no ping could close it either).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_socket_that_stops_reading_is_closed() {
+    let server = start_with("ws-stuck", |c| {
+        c.rate = tabula_server::config::RateLimits::unlimited();
+        c.net.ws_ping_interval_ms = u64::MAX / 4; // only the send timeout acts here
+    })
+    .await;
+    let base = &server.base;
+    let created = create(base, json!({"game": "dots", "seats": [{"kind": "me"}, {"kind": "me"}]})).await;
+    let id = created["game"]["id"].as_str().unwrap().to_string();
+    let tokens = [
+        created["tokens"]["blue"].as_str().unwrap().to_string(),
+        created["tokens"]["red"].as_str().unwrap().to_string(),
+    ];
+    // A reader with a tiny receive buffer that reads only the handshake.
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.set_recv_buffer_size(4096).unwrap();
+    let mut s = socket.connect(base.parse().unwrap()).await.unwrap();
+    let handshake = format!(
+        "GET /api/games/{id}/ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+    );
+    s.write_all(handshake.as_bytes()).await.unwrap();
+    let mut head = Vec::new();
+    while !head.ends_with(b"\r\n\r\n") {
+        head.push(s.read_u8().await.unwrap());
+    }
+    assert!(head.starts_with(b"HTTP/1.1 101"));
+    // The raw socket and the health request itself.
+    let open = 2;
+    // Every move pushes the whole game (about 15 KB on a 39x32 board) to
+    // the socket that does not read.
+    let mut legal = created["game"]["state"]["legal_moves"].clone();
+    for ply in 0..200 {
+        let r = post(
+            base,
+            &format!("/api/games/{id}/move"),
+            json!({"token": tokens[ply % 2], "move": legal[ply * 7 % 50]}),
+        )
+        .await;
+        assert_eq!(r.status, 200, "{}", r.body);
+        let game = r.json()["game"].clone();
+        legal = game["state"]["legal_moves"].clone();
+    }
+    // Open connections, once the moves' own connections are gone.
+    let settled = async || {
+        for _ in 0..200 {
+            let n = server.health().await["connections"].as_u64().unwrap();
+            if n <= open {
+                return n;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+        }
+        panic!("the moves' connections stay open");
+    };
+    assert_eq!(settled().await, open, "the stuck socket is still open");
+    server.advance(29_999).await;
+    settle().await;
+    assert_eq!(settled().await, open, "closed before its time");
+    server.advance(1).await;
+    let mut closed = false;
+    for _ in 0..200 {
+        if server.health().await["connections"].as_u64().unwrap() == open - 1 {
+            closed = true;
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    assert!(closed, "the socket that stopped reading is closed");
+    server.running.shutdown().await.unwrap();
+}

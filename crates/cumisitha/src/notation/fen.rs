@@ -7,8 +7,9 @@ use cozy_chess::{Board, Color, File, Piece, Rank, Square};
 use tabula_core::NotationError;
 
 /// Parse a FEN. Four fields (no clocks) are accepted with `0 1` assumed.
-/// The half-move clock may exceed 100 (the game is then drawn); it is kept
-/// as 100. An en passant square is accepted whether or not a capture is
+/// The half-move clock may exceed 100 (the game is then drawn); the board
+/// holds it as 100, and [`crate::Cumisitha`] writes the position back with
+/// the count as given. An en passant square is accepted whether or not a capture is
 /// possible, and dropped when none is.
 pub fn parse(text: &str) -> Result<Board, NotationError> {
     parse_text(text).map_err(NotationError::new)
@@ -142,11 +143,11 @@ fn parse_text(text: &str) -> Result<Board, String> {
         }
     }
     let (halfmove, fullmove) = if fields.len() == 6 {
-        let h: u64 = fields[4]
-            .parse()
-            .map_err(|_| format!("the half-move clock is a whole number of plies, not '{}'", fields[4]))?;
-        let f: u64 =
-            fields[5].parse().map_err(|_| format!("the move number is a whole number, not '{}'", fields[5]))?;
+        use tabula_core::options::parse_number;
+        let h = parse_number(fields[4])
+            .ok_or_else(|| format!("the half-move clock is a whole number of plies, not '{}'", fields[4]))?;
+        let f =
+            parse_number(fields[5]).ok_or_else(|| format!("the move number is a whole number, not '{}'", fields[5]))?;
         if f == 0 {
             return Err("the move number starts at 1, not 0".into());
         }

@@ -15,14 +15,17 @@ use tabula_core::NotationError;
 pub fn parse_move(board: &Board, text: &str) -> Result<Move, NotationError> {
     let t = text.trim();
     let b = t.as_bytes();
-    // Letter-digit-letter-digit is UCI even off the board (e2e9), for a precise error.
+    // Letter-digit-letter-digit is UCI even off the board (e2e9), for a
+    // precise error. Capitals are read as in every game's moves (E2E4), but
+    // only when both squares are capitals: `B2b4` is SAN, a bishop from
+    // rank 2.
     let uci_shape = (b.len() == 4 || b.len() == 5)
-        && b[0].is_ascii_lowercase()
         && b[1].is_ascii_digit()
-        && b[2].is_ascii_lowercase()
-        && b[3].is_ascii_digit();
+        && b[3].is_ascii_digit()
+        && ((b[0].is_ascii_lowercase() && b[2].is_ascii_lowercase())
+            || (b[0].is_ascii_uppercase() && b[2].is_ascii_uppercase()));
     if uci_shape || t == "0000" {
-        parse_uci(board, t)
+        parse_uci(board, &t.to_ascii_lowercase())
     } else if t.is_empty() {
         Err(NotationError::new("empty move: write it in UCI (e2e4, e7e8q) or SAN (Nf3, O-O)"))
     } else {

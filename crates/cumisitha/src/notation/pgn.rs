@@ -126,7 +126,8 @@ fn tokenize(text: &str) -> Result<Vec<RawGame>, RecordError> {
                         tok.as_str()
                     };
                     let tok = tok.trim_end_matches(['!', '?']);
-                    if tok.is_empty() || tok == "..." {
+                    // SAN's en passant suffix, written as a word of its own ("exd6 e.p.").
+                    if tok.is_empty() || tok == "..." || tok.eq_ignore_ascii_case("e.p.") {
                         continue;
                     }
                     cur.moves.push((line_no, tok.to_string()));

@@ -4,7 +4,10 @@
 //! missing `=`, missing or extra `x`, `e.p.`).
 
 use crate::rules::{chess_moves, is_castle};
-use cozy_chess::{Board, File, Move, Piece, Rank, Square};
+use cozy_chess::{
+    get_bishop_moves, get_king_moves, get_knight_moves, get_pawn_attacks, get_pawn_quiets, get_rook_moves, Board, File,
+    Move, Piece, Rank, Square,
+};
 use tabula_core::NotationError;
 
 fn piece_letter(p: Piece) -> char {
@@ -171,6 +174,14 @@ fn parse_san_text(board: &Board, text: &str) -> Result<Move, String> {
         .collect();
     match candidates.len() {
         1 => Ok(candidates[0]),
+        // No legal move fits, but exactly one piece could make it were it
+        // not for a pin or a check: that is an illegal move, not a misspelt
+        // one, so it is returned for the legality check to refuse with its
+        // reason ("it would leave the White king in check").
+        0 if pseudo_legal_source(board, piece, to, from_file, from_rank, promotion).is_some() => {
+            let from = pseudo_legal_source(board, piece, to, from_file, from_rank, promotion).expect("just found");
+            Ok(Move { from, to, promotion })
+        }
         0 => {
             let who = crate::rules::color_name(us);
             if piece == Piece::Pawn && promotion.is_none() && to.rank() == Rank::Eighth.relative_to(us) {
@@ -184,6 +195,53 @@ fn parse_san_text(board: &Board, text: &str) -> Result<Move, String> {
             crate::rules::piece_name(piece)
         )),
     }
+}
+
+/// The one square holding a `piece` of the side to move that could move to
+/// `to` if pins and checks did not count (matching the disambiguation
+/// given); `None` when there is no such square or more than one.
+fn pseudo_legal_source(
+    board: &Board,
+    piece: Piece,
+    to: Square,
+    from_file: Option<File>,
+    from_rank: Option<Rank>,
+    promotion: Option<Piece>,
+) -> Option<Square> {
+    let us = board.side_to_move();
+    if board.colors(us).has(to) {
+        return None;
+    }
+    let last_rank = Rank::Eighth.relative_to(us);
+    if (piece == Piece::Pawn && to.rank() == last_rank) != promotion.is_some() {
+        return None;
+    }
+    let occupied = board.occupied();
+    let reaches = |from: Square| match piece {
+        Piece::Knight => get_knight_moves(from).has(to),
+        Piece::Bishop => get_bishop_moves(from, occupied).has(to),
+        Piece::Rook => get_rook_moves(from, occupied).has(to),
+        Piece::Queen => (get_bishop_moves(from, occupied) | get_rook_moves(from, occupied)).has(to),
+        Piece::King => get_king_moves(from).has(to),
+        Piece::Pawn if from.file() == to.file() => get_pawn_quiets(from, us, occupied).has(to),
+        Piece::Pawn => {
+            let en_passant = board.en_passant().is_some_and(|f| to == Square::new(f, Rank::Sixth.relative_to(us)));
+            get_pawn_attacks(from, us).has(to) && (board.colors(!us).has(to) || en_passant)
+        }
+    };
+    let mut found = None;
+    for from in board.colored_pieces(us, piece) {
+        if from_file.is_some_and(|f| from.file() != f) || from_rank.is_some_and(|r| from.rank() != r) {
+            continue;
+        }
+        if reaches(from) {
+            if found.is_some() {
+                return None;
+            }
+            found = Some(from);
+        }
+    }
+    found
 }
 
 #[cfg(test)]

@@ -14,14 +14,12 @@ pub fn parse_point(d: &Dots, text: &str) -> Result<Point, NotationError> {
         t.split_once('-').ok_or_else(|| NotationError::new(format!("'{t}' is not a point: write x-y, e.g. 20-16")))?;
     let num = |s: &str, what: &str, max: usize| -> Result<usize, NotationError> {
         let s = s.trim();
-        if s.is_empty() || s.len() > 3 || !s.bytes().all(|b| b.is_ascii_digit()) {
-            return Err(NotationError::new(format!("'{t}': {what} '{s}' is not a number")));
-        }
-        let n: usize = s.parse().map_err(|_| NotationError::new(format!("'{t}': bad {what}")))?;
-        if n < 1 || n > max {
+        let n = tabula_core::options::parse_number(s)
+            .ok_or_else(|| NotationError::new(format!("'{t}': {what} '{s}' is not a whole number")))?;
+        if n < 1 || n > max as u64 {
             return Err(NotationError::new(format!("'{t}': {what} {n} is off the board (1..{max})")));
         }
-        Ok(n)
+        Ok(n as usize)
     };
     let x = num(xs, "x", d.width())?;
     let y = num(ys, "y", d.height())?;

@@ -202,7 +202,7 @@ fn point_sgf(d: &Dots, p: Point) -> String {
 
 fn parse_size(v: &str) -> Result<(u8, u8), String> {
     let num = |s: &str| -> Result<u8, String> {
-        let n: usize = s.trim().parse().map_err(|_| format!("SZ[{v}] is not a board size"))?;
+        let n = tabula_core::options::parse_number(s).ok_or_else(|| format!("SZ[{v}] is not a board size"))? as usize;
         if n < MIN_SIDE as usize || n > (MAX_SIDE as usize).min(MAX_SGF_SIDE) {
             return Err(format!("SZ[{v}]: {n} is outside {MIN_SIDE}..{MAX_SGF_SIDE}"));
         }

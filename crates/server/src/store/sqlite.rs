@@ -109,8 +109,16 @@ fn migrate(conn: &mut Connection, path: &Path) -> Result<(), StoreError> {
     Ok(())
 }
 
-/// The lock file beside the database: `tabula.sqlite3.lock`.
+/// The lock file beside the database: `tabula.sqlite3.lock`, beside the
+/// file itself, symbolic links resolved, so two servers given different
+/// paths to one database (a link, `..`) still take the same lock.
 fn lock_path(path: &Path) -> PathBuf {
+    let real = std::fs::canonicalize(path).ok().or_else(|| {
+        // Not created yet: resolve the directory it will be created in.
+        let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        Some(std::fs::canonicalize(dir).ok()?.join(path.file_name()?))
+    });
+    let path = real.as_deref().unwrap_or(path);
     let mut name = path.file_name().map(|n| n.to_os_string()).unwrap_or_default();
     name.push(".lock");
     path.with_file_name(name)
@@ -524,6 +532,23 @@ mod tests {
         let rt = tokio::runtime::Builder::new_current_thread().build().unwrap();
         rt.block_on(first.close()).unwrap();
         SqliteStore::open(&path).expect("free again after close");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_link_to_a_locked_database_is_refused_too() {
+        let path = temp("link");
+        let first = SqliteStore::open(&path).unwrap();
+        let other_dir = path.parent().unwrap().join("elsewhere");
+        std::fs::create_dir_all(&other_dir).unwrap();
+        let link = other_dir.join("link.sqlite3");
+        std::os::unix::fs::symlink(&path, &link).unwrap();
+        let second = SqliteStore::open(&link).err().expect("the same database through a link");
+        assert!(matches!(second, StoreError::Locked { .. }), "{second}");
+        let dotted = other_dir.join("..").join("t.sqlite3");
+        let third = SqliteStore::open(&dotted).err().expect("the same database through ..");
+        assert!(matches!(third, StoreError::Locked { .. }), "{third}");
+        drop(first);
     }
 
     #[test]
