@@ -149,7 +149,9 @@ impl ConnectionSlots {
                     state.changed.notify_one();
                     return true;
                 }
-                CLOSING => {}
+                // A WebSocket never waits for a request again: forget it, so
+                // a server full of them does not scan them on every accept.
+                CLOSING | UPGRADED => {}
                 _ => by_age.push_back(weak),
             }
         }
