@@ -9,6 +9,7 @@ use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 use tabula_core::{DynGame, Player};
+use tabula_games::REGISTRY;
 use tabula_tournament::knockout::{KnockoutRules, Slot};
 use tabula_tournament::rating::{fit, FitError, Outcome, RatedGame, RatingFit};
 use tabula_tournament::{
@@ -30,15 +31,6 @@ enum SystemArg {
 }
 
 #[derive(clap::Args)]
-#[command(after_help = "Players are AI specs as in `tabula match`: a level of the game (see `tabula games`),\n\
-    `random`, `uct:MS` (plain UCT, MS milliseconds per move) or `uct-iter:N` (N playouts per move).\n\
-    The same spec may appear twice. Players are seeded in the order given.\n\n\
-    A game that has the option `stage=knockout` (Dots) plays its knockout games with it, so a level\n\
-    score at the move limit goes to extra time; group and round-robin games keep the game's default.\n\
-    See docs/tournaments.md for the systems, tie-breaks and how a drawn knockout match is decided.\n\n\
-    EXAMPLES:\n  tabula tournament coldwar --players \"expert,hard,medium,uct:500\" --games-per-pair 20 --jobs 2\n  \
-    tabula tournament dots -o format=express --players \"hard,medium,easy,random\" --system swiss --rounds 3\n  \
-    tabula tournament cordots --players \"hard,medium,easy,random\" --system knockout --games-per-pair 3")]
 pub struct Args {
     /// Game id (see `tabula games`)
     game: String,
@@ -89,12 +81,54 @@ struct Job {
     seed: u64,
 }
 
+/// `tournament` with the help that only the registry knows: which games
+/// have a knockout stage option, and examples with real levels.
+pub fn from_registry(cmd: clap::Command) -> clap::Command {
+    let games = REGISTRY.games();
+    let staged: Vec<&str> = games.iter().filter(|g| offers_stage(**g, "knockout")).map(|g| g.name()).collect();
+    let stage_note = if staged.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "A game that has the option `stage=knockout` ({}) plays its knockout games with it where its other\n\
+             options allow (a level score at the move limit then goes to extra time); group and round-robin\n\
+             games keep the game's default.\n",
+            staged.join(", ")
+        )
+    };
+    // The strongest three levels first (levels run from weakest to strongest), then random play.
+    let players = |g: &dyn DynGame| {
+        let mut ids: Vec<String> = g.levels().iter().rev().take(3).map(|l| l.id.to_string()).collect();
+        ids.push("random".into());
+        ids.join(",")
+    };
+    let systems = ["--games-per-pair 20 --jobs 2", "--system swiss --rounds 3", "--system knockout --games-per-pair 3"];
+    let examples: String = games
+        .iter()
+        .zip(systems)
+        .map(|(g, system)| format!("\n  tabula tournament {} --players \"{}\" {system}", g.id(), players(*g)))
+        .collect();
+    cmd.after_help(format!(
+        "Players are AI specs as in `tabula match`: a level of the game (see `tabula games`),\n\
+         `random`, `uct:MS` (plain UCT, MS milliseconds per move) or `uct-iter:N` (N playouts per move).\n\
+         The same spec may appear twice. Players are seeded in the order given.\n\n\
+         {stage_note}\
+         See docs/tournaments.md for the systems, tie-breaks and how a drawn knockout match is decided.\n\n\
+         EXAMPLES:{examples}"
+    ))
+}
+
+/// Whether the game's `stage` option accepts `stage`.
+fn offers_stage(game: &dyn DynGame, stage: &str) -> bool {
+    game.option_specs().iter().any(|s| s.key == "stage" && s.values.split('|').any(|v| v.trim() == stage))
+}
+
 /// Extra options a game needs in a knockout: `stage=knockout` where the
 /// game offers it (the option by which a game plays extra time itself) and
 /// accepts it with the other options (Dots refuses it for `format=single`,
 /// which has no move limit to go beyond).
 fn stage_settings(game: &dyn DynGame, options: &[(String, String)], stage: &str) -> GameSettings {
-    let offers = game.option_specs().iter().any(|s| s.key == "stage" && s.values.split('|').any(|v| v.trim() == stage));
+    let offers = offers_stage(game, stage);
     let settings = GameSettings::option("stage", stage);
     if offers && game.normalize_options(&merged(options, &settings)).is_ok() {
         settings

@@ -76,6 +76,7 @@ fn command() -> clap::Command {
         ))
         .mut_subcommand("play", cmd_play::from_registry)
         .mut_subcommand("match", cmd_match::from_registry)
+        .mut_subcommand("tournament", cmd_tournament::from_registry)
         .mut_subcommand("replay", cmd_replay::from_registry);
     for tool in tools() {
         // The tool parses its own arguments (and prints its own help).

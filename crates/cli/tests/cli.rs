@@ -387,3 +387,14 @@ fn tournament_runs_swiss_knockout_and_refuses_bad_input() {
         assert!(stderr(&o).contains(message), "{args:?}: {}", stderr(&o));
     }
 }
+
+#[test]
+fn tournament_help_comes_from_the_registry() {
+    let o = tabula(&["tournament", "--help"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let help = stdout(&o);
+    // The games whose options have a knockout stage, and examples with their real levels.
+    assert!(help.contains("`stage=knockout` (Dots)"), "{help}");
+    assert!(help.contains("tabula tournament cordots --players \"expert,hard,medium,random\""), "{help}");
+    assert!(help.contains("--system knockout"), "{help}");
+}

@@ -2,7 +2,7 @@
 //! the JSON view, the terminal board, PGN records and SAN for display.
 
 use crate::notation::{format_uci, pgn, san, to_fen};
-use crate::rules::{effective_en_passant, Cumisitha, COUNTER_LIMIT};
+use crate::rules::{Cumisitha, COUNTER_LIMIT};
 use cozy_chess::{Color, File, Move, Piece, Rank, Square};
 use serde_json::{json, Value};
 use tabula_core::tool::Tool;
@@ -32,6 +32,11 @@ impl GameMeta for Cumisitha {
         crate::ai::levels::agent(level, seed)
     }
 
+    /// What the board draws: `squares` (a1, b1, ..., h8; a piece letter,
+    /// uppercase for White, or null), `to_move`, the checked king's square
+    /// `check`, `last_move`, and `san`, the legal moves (UCI) as people write
+    /// them. Everything else about the position (castling, en passant, the
+    /// counter, the move number) is in `fen`.
     fn view(&self) -> Value {
         let b = self.board();
         let mut squares = Vec::with_capacity(64);
@@ -41,20 +46,6 @@ impl GameMeta for Cumisitha {
                 _ => Value::Null,
             });
         }
-        let rows: Vec<String> = (0..8)
-            .rev()
-            .map(|r| {
-                (0..8)
-                    .map(|f| {
-                        let sq = Square::new(File::index(f), Rank::index(r));
-                        match (b.piece_on(sq), b.color_on(sq)) {
-                            (Some(p), Some(c)) => piece_char(p, c),
-                            _ => '.',
-                        }
-                    })
-                    .collect()
-            })
-            .collect();
         let us = b.side_to_move();
         let check = (!b.checkers().is_empty()).then(|| b.king(us).to_string());
         let mut moves = Vec::new();
@@ -62,21 +53,12 @@ impl GameMeta for Cumisitha {
         let mut scratch = Vec::new();
         let san: serde_json::Map<String, Value> =
             moves.iter().map(|&m| (format_uci(b, m), json!(san::format_san(b, m, &mut scratch)))).collect();
-        let fen = to_fen(b);
-        let fields: Vec<&str> = fen.split(' ').collect();
         json!({
-            "fen": fen,
+            "fen": to_fen(b),
             "squares": squares,
-            "squares_order": "a1,b1,...,h1,a2,...,h8",
-            "rows": rows,
             "to_move": if us == Color::White { "white" } else { "black" },
             "check": check,
             "last_move": self.last_move().map(|(f, t)| json!({"from": f.to_string(), "to": t.to_string()})),
-            "castling": fields.get(2),
-            "en_passant": effective_en_passant(b).map(|f| Square::new(f, Rank::Sixth.relative_to(us)).to_string()),
-            "counter": b.halfmove_clock(),
-            "counter_limit": COUNTER_LIMIT,
-            "move_number": b.fullmove_number(),
             "san": san,
         })
     }

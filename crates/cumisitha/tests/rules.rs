@@ -184,7 +184,8 @@ fn view_and_text_show_the_board() {
     let v = s.view();
     assert_eq!(v["squares"][28], "P");
     assert_eq!(v["last_move"]["to"], "e4");
-    assert_eq!(v["rows"][0], "rnbqkbnr");
+    assert_eq!(v["squares"][63], "r");
+    assert_eq!(v["fen"], "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
     assert_eq!(v["san"]["g8f6"], "Nf6");
     let t = s.render_text(false);
     assert!(t.contains("8 r n b q k b n r"));

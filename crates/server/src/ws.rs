@@ -112,10 +112,9 @@ fn close_code(e: axum::Error) -> Option<(u16, &'static str)> {
 /// `ws_send_timeout_ms` (it stopped reading: its buffers are full). False
 /// if the socket is done for.
 async fn send(app: &App, socket: &mut WebSocket, message: Message) -> bool {
-    let deadline = app.time.now_ms().saturating_add(app.cfg.net.ws_send_timeout_ms);
-    tokio::select! {
-        sent = socket.send(message) => sent.is_ok(),
-        _ = app.time.sleep_until(deadline) => {
+    match app.time.timeout(app.cfg.net.ws_send_timeout_ms, socket.send(message)).await {
+        Ok(sent) => sent.is_ok(),
+        Err(_) => {
             tracing::debug!("closing a WebSocket whose client stopped reading");
             false
         }

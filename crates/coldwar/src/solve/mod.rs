@@ -354,6 +354,10 @@ fn next_cells(cells: &mut [i8; 9]) {
 /// board with X to move, i.e. (colours swapped) the board C after an X
 /// move with O to move. Each (P, m) is produced exactly once, matching the
 /// move counts of pass 1; a test checks this against forward moves.
+// Inlined into the solver's loop, so that `f` (called from ten places) is
+// inlined too: out of line, a full solve took about 5% more CPU time
+// (6.76 s against 6.43 s, median of ten interleaved runs).
+#[inline(always)]
 pub(crate) fn for_each_parent(q: u32, mut f: impl FnMut(u32)) {
     let mut c = cells_of_index(q);
     for x in c.iter_mut() {
