@@ -9,13 +9,13 @@ pub struct Args {
     /// Game id (see `tabula games`)
     game: String,
     /// How long to run
-    #[arg(long, default_value_t = 5.0)]
+    #[arg(long, default_value_t = 5.0, value_parser = crate::util::decimal)]
     seconds: f64,
     /// A game option as key=value (repeatable)
     #[arg(long = "option", short = 'o', value_name = "KEY=VALUE")]
     options: Vec<String>,
     /// Seed for the random moves
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = crate::util::whole::<u64>)]
     seed: u64,
     /// Print JSON
     #[arg(long)]

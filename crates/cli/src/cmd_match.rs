@@ -29,13 +29,13 @@ pub struct Args {
     #[arg(long, value_name = "AI")]
     b: String,
     /// Number of games; colours alternate, A moves first in the odd games
-    #[arg(long, default_value_t = 10)]
+    #[arg(long, default_value_t = 10, value_parser = crate::util::whole::<usize>)]
     games: usize,
     /// Seed; the same seed replays the same match
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = crate::util::whole::<u64>)]
     seed: u64,
     /// Games played at once
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = crate::util::whole::<usize>)]
     jobs: usize,
     /// A game option as key=value (repeatable)
     #[arg(long = "option", short = 'o', value_name = "KEY=VALUE")]
@@ -46,7 +46,7 @@ pub struct Args {
     /// Under a clock (Cordots -o mode=blitz|competitive), charge every move
     /// MS milliseconds of simulated time instead of the CPU time the AI
     /// spent on it: reproducible, and shows how the clock judges fast AIs
-    #[arg(long, value_name = "MS")]
+    #[arg(long, value_name = "MS", value_parser = crate::util::whole::<u64>)]
     move_ms: Option<u64>,
 }
 

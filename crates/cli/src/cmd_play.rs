@@ -32,7 +32,7 @@ pub struct Args {
     #[arg(long)]
     clock: Option<String>,
     /// Seed for the AIs
-    #[arg(long)]
+    #[arg(long, value_parser = crate::util::whole::<u64>)]
     seed: Option<u64>,
 }
 

@@ -15,22 +15,22 @@ pub struct Args {
     #[arg(long, value_name = "PATH")]
     db: Option<PathBuf>,
     /// AIs thinking at once (others wait their turn); 0 = one per CPU core
-    #[arg(long, value_name = "N", default_value_t = 0)]
+    #[arg(long, value_name = "N", default_value_t = 0, value_parser = crate::util::whole::<usize>)]
     max_thinking: usize,
     /// Open connections at once; 0 = as many as the descriptor limit allows
-    #[arg(long, value_name = "N", default_value_t = 0)]
+    #[arg(long, value_name = "N", default_value_t = 0, value_parser = crate::util::whole::<usize>)]
     max_connections: usize,
     /// Open connections at once from one client address
-    #[arg(long, value_name = "N", default_value_t = 256)]
+    #[arg(long, value_name = "N", default_value_t = 256, value_parser = crate::util::whole::<usize>)]
     max_connections_per_client: usize,
     /// Abort a game whose open seat nobody joined after this many hours
-    #[arg(long, value_name = "HOURS", default_value_t = 24.0)]
+    #[arg(long, value_name = "HOURS", default_value_t = 24.0, value_parser = crate::util::decimal)]
     expire_waiting_hours: f64,
     /// Abort an untimed game with no move for this many days
-    #[arg(long, value_name = "DAYS", default_value_t = 14.0)]
+    #[arg(long, value_name = "DAYS", default_value_t = 14.0, value_parser = crate::util::decimal)]
     expire_idle_days: f64,
     /// Seconds each side of a timed game has for its first move (no clock runs before it)
-    #[arg(long, value_name = "SECONDS", default_value_t = 30.0)]
+    #[arg(long, value_name = "SECONDS", default_value_t = 30.0, value_parser = crate::util::decimal)]
     first_move_seconds: f64,
     /// Behind a reverse proxy: count limits by the last X-Forwarded-For address
     #[arg(long)]

@@ -41,28 +41,28 @@ pub struct Args {
     #[arg(long, value_enum, default_value = "round-robin")]
     system: SystemArg,
     /// Games each pair plays (round-robin, championship groups), or games per knockout match
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = crate::util::whole::<u32>)]
     games_per_pair: Option<u32>,
     /// Rounds of a Swiss tournament [default: ceil(log2 players) + 1]
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = crate::util::whole::<u32>)]
     rounds: Option<u32>,
     /// Length of an arena in minutes
-    #[arg(long, value_name = "MIN", default_value_t = 5.0)]
+    #[arg(long, value_name = "MIN", default_value_t = 5.0, value_parser = crate::util::decimal)]
     minutes: f64,
     /// Groups of a championship
-    #[arg(long, value_name = "N", default_value_t = 2)]
+    #[arg(long, value_name = "N", default_value_t = 2, value_parser = crate::util::whole::<u32>)]
     groups: u32,
     /// Players going from each group into a championship's knockout
-    #[arg(long, value_name = "N", default_value_t = 2)]
+    #[arg(long, value_name = "N", default_value_t = 2, value_parser = crate::util::whole::<u32>)]
     advance: u32,
     /// Play a match for third place in a knockout
     #[arg(long)]
     third_place: bool,
     /// Games played at once
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = crate::util::whole::<usize>)]
     jobs: usize,
     /// Seed; the same seed replays the same tournament (with iteration budgets)
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = crate::util::whole::<u64>)]
     seed: u64,
     /// A game option as key=value (repeatable)
     #[arg(long = "option", short = 'o', value_name = "KEY=VALUE")]

@@ -24,6 +24,22 @@ pub fn exit_code(e: &anyhow::Error) -> u8 {
     }
 }
 
+/// clap's reader for whole-number arguments: read as every number is
+/// (`tabula_core::options::parse_number`: leading zeros, no sign).
+pub fn whole<T: TryFrom<u64>>(text: &str) -> Result<T, String> {
+    let n = tabula_core::options::parse_number(text)
+        .ok_or_else(|| format!("'{}' is not a whole number (digits only)", tabula_core::error::excerpt(text)))?;
+    T::try_from(n).map_err(|_| format!("{n} is too large"))
+}
+
+/// clap's reader for decimal arguments (seconds, minutes, hours): digits
+/// with at most one decimal point (`tabula_core::options::parse_decimal`).
+pub fn decimal(text: &str) -> Result<f64, String> {
+    tabula_core::options::parse_decimal(text).ok_or_else(|| {
+        format!("'{}' is not a number (digits, at most one decimal point)", tabula_core::error::excerpt(text))
+    })
+}
+
 /// Look up a game by id.
 pub fn game(id: &str) -> Result<&'static dyn DynGame> {
     REGISTRY.get(id).map_err(|e| input_error(e.to_string()))

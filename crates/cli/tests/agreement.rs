@@ -126,3 +126,21 @@ fn errors_quote_at_most_80_characters_of_the_input() {
     let out = text(&o.stdout);
     assert!(out.len() < 4_000 && out.contains("malformed move"), "{} bytes", out.len());
 }
+
+#[test]
+fn command_line_numbers_are_read_as_everywhere_else() {
+    let ok = tabula(&["match", "coldwar", "--a", "random", "--b", "random", "--games", "02", "--json"]);
+    assert!(ok.status.success(), "{}", text(&ok.stderr));
+    assert_eq!(serde_json::from_slice::<serde_json::Value>(&ok.stdout).unwrap()["games"], 2);
+    for args in [
+        vec!["match", "coldwar", "--a", "random", "--b", "random", "--games", "+2"],
+        vec!["match", "coldwar", "--a", "random", "--b", "random", "--seed=-1"],
+        vec!["bench", "coldwar", "--seconds", "inf"],
+        vec!["bench", "coldwar", "--seconds", "1e1"],
+        vec!["play", "coldwar", "--seed", "+5"],
+    ] {
+        let o = tabula(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?} was accepted");
+        assert!(text(&o.stderr).contains("number"), "{args:?}: {}", text(&o.stderr));
+    }
+}

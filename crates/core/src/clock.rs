@@ -63,16 +63,10 @@ impl TimeControl {
     /// ```
     pub fn parse(text: &str) -> Result<TimeControl, TimeControlError> {
         let t = text.trim().to_ascii_lowercase();
-        // Digits with at most one decimal point (`2.5`); no sign or
-        // exponent, as numbers are read everywhere (see options::parse_number).
+        // Digits with at most one decimal point (`2.5`), as numbers are
+        // read everywhere.
         let secs = |s: &str| -> Result<u64, TimeControlError> {
-            let s = s.trim();
-            let plain = s.bytes().filter(|&b| b == b'.').count() <= 1
-                && s.bytes().any(|b| b.is_ascii_digit())
-                && s.bytes().all(|b| b.is_ascii_digit() || b == b'.');
-            Some(s)
-                .filter(|_| plain)
-                .and_then(|s| s.parse::<f64>().ok())
+            crate::options::parse_decimal(s)
                 .filter(|v| v.is_finite() && *v >= 0.0 && *v <= 1e7)
                 .map(|v| (v * 1000.0).round() as u64)
                 .ok_or_else(|| TimeControlError::NotANumber(crate::error::excerpt(s).into_owned()))

@@ -83,6 +83,30 @@ pub fn parse_number(text: &str) -> Option<u64> {
     t.parse().ok()
 }
 
+/// Read a decimal number as Tabula reads every one a person types (times in
+/// seconds, minutes or hours): ASCII digits with at most one decimal point,
+/// no sign, no exponent, spaces around ignored.
+///
+/// ```
+/// use tabula_core::options::parse_decimal;
+/// assert_eq!(parse_decimal("2.5"), Some(2.5));
+/// assert_eq!(parse_decimal("07"), Some(7.0));
+/// assert_eq!(parse_decimal(".5"), Some(0.5));
+/// for bad in ["+1", "-1", "1e3", "inf", "NaN", ".", "1.2.3", ""] {
+///     assert_eq!(parse_decimal(bad), None, "{bad}");
+/// }
+/// ```
+pub fn parse_decimal(text: &str) -> Option<f64> {
+    let t = text.trim();
+    let plain = t.bytes().filter(|&b| b == b'.').count() <= 1
+        && t.bytes().any(|b| b.is_ascii_digit())
+        && t.bytes().all(|b| b.is_ascii_digit() || b == b'.');
+    if !plain {
+        return None;
+    }
+    t.parse().ok()
+}
+
 /// Parse `key=value` text as given on a command line.
 pub fn parse_pair(text: &str) -> Result<(String, String), OptionError> {
     match text.split_once('=') {

@@ -2,9 +2,10 @@
 //! and takes players' commands (see docs/api.md). It only translates: a
 //! message is read into [`ClientMessage`] and run as a room command.
 //!
-//! The server pings every socket; one that misses its pongs is closed. A
-//! message over the size limit closes the socket with 1009, a broken frame
-//! with 1002, invalid UTF-8 with 1007.
+//! The server pings every socket; one that misses its pongs is closed, and
+//! so is one whose client takes no message for `ws_send_timeout_ms` (it
+//! stopped reading). A message over the size limit closes the socket with
+//! 1009, a broken frame with 1002, invalid UTF-8 with 1007.
 
 use crate::app::{App, RoomHandle};
 use crate::error::ApiError;
@@ -112,10 +113,9 @@ fn close_code(e: axum::Error) -> Option<(u16, &'static str)> {
 /// `ws_send_timeout_ms` (it stopped reading: its buffers are full). False
 /// if the socket is done for.
 async fn send(app: &App, socket: &mut WebSocket, message: Message) -> bool {
-    let deadline = app.time.now_ms().saturating_add(app.cfg.net.ws_send_timeout_ms);
-    tokio::select! {
-        sent = socket.send(message) => sent.is_ok(),
-        _ = app.time.sleep_until(deadline) => {
+    match app.time.timeout(app.cfg.net.ws_send_timeout_ms, socket.send(message)).await {
+        Ok(sent) => sent.is_ok(),
+        Err(_) => {
             tracing::debug!("closing a WebSocket whose client stopped reading");
             false
         }
