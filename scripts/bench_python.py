@@ -91,20 +91,15 @@ def bench_tabula_single(seconds, game_id="cumisitha", **options):
 
 def numpy_sampler(n, num_actions, seed=0):
     """Uniform sampling of one legal action per row of an (n, A) bool mask,
-    vectorised with numpy as a learning loop would: the legal actions of
-    all rows at once, then one random pick per row."""
+    vectorised with numpy as a learning loop would: `tabula.sample_legal`,
+    plain numpy that finds the legal actions of all rows at once (reading
+    the mask as 64-bit words), then one random pick per row."""
     import numpy as np
 
+    import tabula
+
     rng = np.random.default_rng(seed)
-    base = np.arange(n, dtype=np.int64) * num_actions
-
-    def sample(mask):
-        flat = np.flatnonzero(mask)
-        starts = np.searchsorted(flat, base)
-        counts = np.diff(np.append(starts, flat.size))
-        return flat[starts + (rng.random(n) * counts).astype(np.int64)] - base
-
-    return sample
+    return lambda mask: tabula.sample_legal(mask, rng)
 
 
 def bench_tabula_vecenv(seconds, game_id="cumisitha", n=VEC_N, **options):

@@ -35,22 +35,20 @@ def one_game():
     return 1
 
 
-# 2. 256 games stepped together; numpy picks a legal action per row.
-n = 256
+# 2. 512 games stepped together; numpy picks a uniformly random legal action
+#    per row of the masks (tabula.sample_legal: plain numpy, reading the
+#    masks as 64-bit words, several times faster than np.flatnonzero).
+n = 512
 env = tabula.VecEnv(game, n, seed=0)
 obs, mask = env.reset()
 np_rng = np.random.default_rng(0)
-base = np.arange(n) * mask.shape[1]
 
 
 def vec_steps():
     global mask
     finished = 0
     for _ in range(10):
-        legal = np.flatnonzero(mask)
-        starts = np.searchsorted(legal, base)
-        counts = np.diff(np.append(starts, legal.size))
-        actions = legal[starts + (np_rng.random(n) * counts).astype(np.int64)] - base
+        actions = tabula.sample_legal(mask, np_rng)
         obs, mask, rewards, terminated, truncated = env.step(actions)
         finished += int(terminated.sum())
     return finished

@@ -27,6 +27,7 @@ from ._tabula import (
     registered_games,
 )
 from . import coldwar
+from .sampling import sample_legal
 
 #: ``State.current_player()`` of a finished game (OpenSpiel's ``PlayerId.TERMINAL``).
 TERMINAL = -4
@@ -45,6 +46,7 @@ __all__ = [
     "coldwar",
     "load_game",
     "registered_games",
+    "sample_legal",
 ]
 
 

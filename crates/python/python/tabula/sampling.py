@@ -1,0 +1,60 @@
+"""Uniform sampling of legal actions from ``VecEnv``'s masks, in plain numpy.
+
+A learning loop samples its actions from the legal masks; with thousands of
+actions per row and a few dozen legal ones, ``np.flatnonzero`` over the
+whole bool mask costs more than stepping the games. This sampler reads the
+mask eight bytes at a time: it finds the non-zero 64-bit words (eight times
+fewer elements to scan), expands only those to action positions, and picks
+one of each row's legal actions uniformly.
+"""
+
+import numpy as np
+
+__all__ = ["sample_legal"]
+
+def sample_legal(mask, rng=None):
+    """One legal action per row of ``mask``, uniformly at random.
+
+    ``mask`` is a bool array of shape ``(n, num_actions)`` (``VecEnv``'s
+    ``legal_mask``); ``rng`` a ``numpy.random.Generator`` (default: a fresh
+    one). Returns an int64 array of shape ``(n,)`` whose entry ``i`` is one
+    of row ``i``'s legal actions, each with equal probability. Raises
+    ``ValueError`` if a row has no legal action.
+
+        >>> import numpy as np, tabula
+        >>> env = tabula.VecEnv("cumisitha", 4, seed=0)
+        >>> obs, mask = env.reset()
+        >>> rng = np.random.default_rng(0)
+        >>> obs, mask, rewards, terminated, truncated = env.step(tabula.sample_legal(mask, rng))
+    """
+    if rng is None:
+        rng = np.random.default_rng()
+    mask = np.asarray(mask)
+    if mask.ndim != 2 or mask.dtype != np.bool_:
+        raise ValueError(f"mask must be a 2-d bool array, not {mask.dtype} of shape {mask.shape}")
+    n, num_actions = mask.shape
+    flat = np.ascontiguousarray(mask).reshape(-1)
+    if flat.size % 8:
+        # Pad to whole 64-bit words (a copy, only for such odd sizes).
+        flat = np.concatenate([flat, np.zeros(8 - flat.size % 8, dtype=np.bool_)])
+    # The mask's bytes are 0 or 1: read them as 64-bit words, find the
+    # non-zero words, and list the set bytes of those words only. A set
+    # byte is named by its index in `set_bytes`' packed space:
+    # 8 * (index of its word in `words_set`) + (its place in the word).
+    words = flat.view(np.uint64)
+    words_set = np.flatnonzero(words != 0)
+    set_bytes = np.flatnonzero(words[words_set].view(np.bool_))
+    # Where each row starts in the packed space: its first word at or after
+    # the row's start, and within a word shared with the previous row, the
+    # row's first byte.
+    row_starts = np.arange(n, dtype=np.int64) * num_actions
+    first_word = np.searchsorted(words_set, row_starts >> 3)
+    shared = words_set[np.minimum(first_word, words_set.size - 1)] == row_starts >> 3 if words_set.size else False
+    packed_starts = first_word * 8 + np.where(shared, row_starts & 7, 0)
+    # `set_bytes` is sorted, so each row's legal actions are one run of it.
+    starts = np.searchsorted(set_bytes, packed_starts)
+    counts = np.diff(starts, append=set_bytes.size)
+    if n and counts.min() == 0:
+        raise ValueError(f"row {int(np.argmin(counts))} of the mask has no legal action")
+    picked = set_bytes[starts + rng.integers(0, counts)]
+    return words_set[picked >> 3] * 8 + (picked & 7) - row_starts

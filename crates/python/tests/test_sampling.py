@@ -1,0 +1,77 @@
+"""tabula.sample_legal: always a legal action, uniform over the legal ones."""
+
+import numpy as np
+import pytest
+
+import tabula
+
+
+def chi2_critical(df, z=3.719):
+    """The 99.99th percentile of chi-square with `df` degrees of freedom
+    (Wilson and Hilferty's approximation; z is the normal 99.99th)."""
+    h = 2 / (9 * df)
+    return df * (1 - h + z * h**0.5) ** 3
+
+
+def small_mask(num_actions):
+    """Rows with 1, 3, all and a scattered few legal actions, including
+    ones at the row's edges (where rows share a 64-bit word)."""
+    mask = np.zeros((4, num_actions), dtype=bool)
+    mask[0, num_actions - 1] = True
+    mask[1, [0, 5, num_actions - 2]] = True
+    mask[2, :] = True
+    mask[3, [1, 2, 7, 8, num_actions - 1]] = True
+    return mask
+
+
+# 13 actions: 52 bytes, not whole words (the padded path); 16: whole words;
+# 9: rows that straddle words everywhere.
+@pytest.mark.parametrize("num_actions", [13, 16, 9])
+def test_samples_are_legal_and_uniform(num_actions):
+    mask = small_mask(num_actions)
+    rng = np.random.default_rng(5)
+    draws = 20_000
+    counts = np.zeros(mask.shape, dtype=np.int64)
+    for _ in range(draws):
+        actions = tabula.sample_legal(mask, rng)
+        assert actions.shape == (4,)
+        assert mask[np.arange(4), actions].all()
+        counts[np.arange(4), actions] += 1
+    for row, legal in zip(counts, mask):
+        # Exactly the legal actions are drawn, each about equally often:
+        # Pearson's chi-square against the uniform distribution stays below
+        # its 99.99th percentile (so this fails with a biased sampler and,
+        # with a fixed seed, never by chance).
+        assert (row[~legal] == 0).all()
+        k = int(legal.sum())
+        assert (row[legal] > 0).all()
+        if k > 1:
+            expected = draws / k
+            chi2 = float((((row[legal] - expected) ** 2) / expected).sum())
+            critical = chi2_critical(k - 1)
+            assert chi2 < critical, (row, chi2)
+
+
+def test_samples_follow_a_vecenv_mask():
+    env = tabula.VecEnv("cumisitha", 67, seed=1)
+    obs, mask = env.reset()
+    rng = np.random.default_rng(2)
+    for _ in range(60):
+        actions = tabula.sample_legal(mask, rng)
+        assert mask[np.arange(67), actions].all()
+        obs, mask, rewards, terminated, truncated = env.step(actions)
+
+
+def test_same_seed_same_actions():
+    mask = small_mask(13)
+    a = [tabula.sample_legal(mask, np.random.default_rng(9)) for _ in range(2)]
+    np.testing.assert_array_equal(a[0], a[1])
+
+
+def test_bad_masks_are_refused():
+    with pytest.raises(ValueError, match="row 1 of the mask has no legal action"):
+        tabula.sample_legal(np.array([[True, False], [False, False]]), np.random.default_rng(0))
+    with pytest.raises(ValueError, match="2-d bool array"):
+        tabula.sample_legal(np.ones((2, 3), dtype=np.int8))
+    with pytest.raises(ValueError, match="2-d bool array"):
+        tabula.sample_legal(np.ones(3, dtype=bool))
