@@ -250,6 +250,13 @@ impl Cumisitha {
     }
 
     fn apply(&mut self, mv: Move) {
+        self.move_pieces(mv);
+        self.status = judge(&self.board);
+    }
+
+    /// Play a move that is legal on the board, except for judging the new
+    /// position.
+    fn move_pieces(&mut self, mv: Move) {
         let shown_to = if is_castle(&self.board, mv) {
             let f = if mv.to.file() > mv.from.file() { File::G } else { File::C };
             Square::new(f, mv.from.rank())
@@ -262,8 +269,27 @@ impl Cumisitha {
             _ => self.counter_beyond.map(|n| n + 1),
         };
         self.hash = canonical_hash(&self.board);
-        self.status = judge(&self.board);
         self.last = Some((mv.from, shown_to));
+    }
+
+    /// Play a move listed by `legal_moves` for this position (not checked
+    /// again) and write the new position's legal moves into `moves`,
+    /// judging the position from that one generation (as `judge` would).
+    pub(crate) fn play_listed_move(&mut self, mv: Move, moves: &mut Vec<Move>) {
+        self.move_pieces(mv);
+        chess_moves(&self.board, moves);
+        self.status = if moves.is_empty() {
+            if self.board.checkers().is_empty() {
+                Status::Over(Outcome::draw(REASON_STALEMATE))
+            } else {
+                Status::Over(Outcome::win(player_of(!self.board.side_to_move()), REASON_CHECKMATE))
+            }
+        } else if self.board.halfmove_clock() >= COUNTER_LIMIT {
+            moves.clear();
+            Status::Over(Outcome::draw(REASON_COUNTER))
+        } else {
+            Status::Ongoing
+        };
     }
 
     /// SAN of a legal move.

@@ -14,6 +14,7 @@ use rand::SeedableRng;
 use rayon::prelude::*;
 use std::sync::Arc;
 use tabula_core::encoding::Encoding;
+use tabula_core::splitmix;
 use tabula_core::{GameMeta, Status};
 
 /// Environments handled by one task: below this, the calling thread does
@@ -35,9 +36,10 @@ pub(crate) trait VecOps: Send + Sync + 'static {
     fn len(&self) -> usize;
     /// Restart every game (reseeding the rollout generator when asked).
     fn reset(&mut self, seed: Option<u64>, out: Buffers<'_>);
-    /// Check that `actions[i]` is legal in game `i`, before anything moves.
-    fn check(&self, actions: &[i64]) -> Result<(), String>;
-    /// Apply checked actions.
+    /// Check that `actions[i]` is legal in game `i`, before anything
+    /// moves, and remember where each is in its game's legal list.
+    fn check(&mut self, actions: &[i64]) -> Result<(), String>;
+    /// Apply the actions of the last successful `check`.
     fn step(&mut self, actions: &[i64], out: Buffers<'_>);
     /// Play `returns.len() / 2` random games from the start.
     fn random_rollouts(&mut self, returns: &mut [f32], lengths: &mut [i64]);
@@ -56,6 +58,9 @@ struct Env<G: Encoding> {
     plies: u32,
     /// The actions played since the last reset.
     history: Vec<u32>,
+    /// The position the observation buffer shows, for games that rewrite
+    /// only what changed (`Encoding::REWRITES_OBSERVATION`).
+    shown: G,
 }
 
 pub(crate) struct VecImpl<G: Encoding> {
@@ -65,19 +70,18 @@ pub(crate) struct VecImpl<G: Encoding> {
     obs_len: usize,
     max_plies: Option<u32>,
     seed: u64,
+    /// Each environment's action of the step in progress, as an index into
+    /// its legal list (found by `check`, used by `step`).
+    chosen: Vec<u32>,
     /// Games played by `random_rollouts` so far (each game's generator is
     /// seeded from the seed and its number, so results do not depend on
     /// the threads).
     rollouts: u64,
 }
 
-/// SplitMix64: independent seeds from (seed, counter).
+/// Independent seeds from (seed, counter), through SplitMix64.
 fn mix(seed: u64, n: u64) -> u64 {
-    let mut x = seed ^ n.wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    x ^ (x >> 31)
+    splitmix::mix(seed ^ n.wrapping_mul(splitmix::GOLDEN_GAMMA))
 }
 
 impl<G: Encoding> Env<G> {
@@ -98,10 +102,26 @@ impl<G: Encoding> Env<G> {
         self.actions.iter().position(|&a| a == action)
     }
 
+    /// Write the whole observation (after a reset, when the buffer may
+    /// hold anything).
     fn write(&mut self, obs: &mut [f32], player: &mut i8) {
         let p = self.state.to_move();
         self.state.write_observation(p, obs);
         *player = p.index() as i8;
+        if G::REWRITES_OBSERVATION {
+            self.shown.clone_from(&self.state);
+        }
+    }
+
+    /// Update the observation, which shows the position before the step.
+    fn rewrite(&mut self, obs: &mut [f32], player: &mut i8) {
+        if !G::REWRITES_OBSERVATION {
+            return self.write(obs, player);
+        }
+        let p = self.state.to_move();
+        self.state.rewrite_observation(p, obs, &self.shown, self.shown.to_move());
+        *player = p.index() as i8;
+        self.shown.clone_from(&self.state);
     }
 }
 
@@ -116,9 +136,10 @@ impl<G: GameMeta + Encoding> VecImpl<G> {
                 actions: Vec::new(),
                 plies: 0,
                 history: Vec::new(),
+                shown: start.clone(),
             })
             .collect();
-        VecImpl { start, envs, num_actions, obs_len, max_plies, seed, rollouts: 0 }
+        VecImpl { start, envs, num_actions, obs_len, max_plies, seed, rollouts: 0, chosen: Vec::with_capacity(n) }
     }
 }
 
@@ -209,7 +230,8 @@ impl<G: GameMeta + Encoding> VecOps for VecImpl<G> {
         });
     }
 
-    fn check(&self, actions: &[i64]) -> Result<(), String> {
+    fn check(&mut self, actions: &[i64]) -> Result<(), String> {
+        self.chosen.clear();
         for (i, (&a, env)) in actions.iter().zip(&self.envs).enumerate() {
             if a < 0 || a as u64 >= self.num_actions as u64 {
                 return Err(format!(
@@ -218,7 +240,9 @@ impl<G: GameMeta + Encoding> VecOps for VecImpl<G> {
                     self.num_actions - 1
                 ));
             }
-            if env.find(a as u32).is_none() {
+            if let Some(k) = env.find(a as u32) {
+                self.chosen.push(k as u32);
+            } else {
                 let what = match env.state.move_of(a as u32) {
                     Some(m) => format!("{} ({})", env.state.format_move(m), env.state.explain_illegal(m)),
                     None => "not a move in that position".to_string(),
@@ -234,10 +258,16 @@ impl<G: GameMeta + Encoding> VecOps for VecImpl<G> {
     fn step(&mut self, actions: &[i64], out: Buffers<'_>) {
         let start = &self.start;
         let max_plies = self.max_plies;
+        let chosen = &self.chosen;
+        assert_eq!(chosen.len(), self.envs.len(), "step follows a successful check");
         for_each_env(&mut self.envs, (self.obs_len, self.num_actions), out, |i, env, row| {
-            let k = env.find(actions[i] as u32).expect("checked before stepping");
-            let mv = env.moves[k];
-            env.state.play(mv);
+            let mv = env.moves[chosen[i] as usize];
+            // Clear the mask entries of the position we leave; the move
+            // lists the new position's moves and actions.
+            for &a in &env.actions {
+                row.mask[a as usize] = false;
+            }
+            env.state.play_listed(mv, &mut env.moves, &mut env.actions);
             env.plies += 1;
             env.history.push(actions[i] as u32);
             row.rewards.fill(0.0);
@@ -261,9 +291,12 @@ impl<G: GameMeta + Encoding> VecOps for VecImpl<G> {
                 env.state.clone_from(start);
                 env.plies = 0;
                 env.history.clear();
+                env.state.legal_actions(&mut env.moves, &mut env.actions);
             }
-            env.refresh(row.mask);
-            env.write(row.obs, row.player);
+            for &a in &env.actions {
+                row.mask[a as usize] = true;
+            }
+            env.rewrite(row.obs, row.player);
         });
     }
 
