@@ -75,30 +75,14 @@ pub trait Encoding: Game {
         self.play(mv);
         self.legal_actions(moves, actions);
     }
-
-    /// Whether [`Encoding::rewrite_observation`] is cheaper than writing
-    /// the whole observation. Batched play then keeps a copy of the
-    /// position each buffer shows, to pass it as `before`.
-    const REWRITES_OBSERVATION: bool = false;
-
-    /// Turn `out`, which holds `before`'s observation as seen by
-    /// `before_player`, into this position's as seen by `player`: the same
-    /// result as [`Encoding::write_observation`], for games that can write
-    /// only what changed (a chess move moves two or three pieces of 32).
-    /// `before` is any position of the same game and options.
-    fn rewrite_observation(&self, player: Player, out: &mut [f32], before: &Self, before_player: Player) {
-        let _ = (before, before_player);
-        self.write_observation(player, out);
-    }
 }
 
 /// Play one random game from `start` (up to `max_plies` plies) and check
 /// the [`Encoding`] laws at every ply; every `full_every` plies also decode
 /// every action of the space (which must not panic) and check that the
 /// decoded legal moves are exactly the legal ones; at every ply, check that
-/// [`Encoding::play_listed`] and [`Encoding::rewrite_observation`] agree
-/// with `play`, `legal_actions` and `write_observation`. Returns the plies
-/// played or the first violation.
+/// [`Encoding::play_listed`] agrees with `play` and `legal_actions`.
+/// Returns the plies played or the first violation.
 pub fn check_encoding<G: Encoding>(
     start: &G,
     seed: u64,
@@ -118,8 +102,6 @@ pub fn check_encoding<G: Encoding>(
     let mut state = start.clone();
     let (mut moves, mut actions) = (Vec::new(), Vec::new());
     let mut obs = vec![0f32; len];
-    let (mut previous_obs, mut start_obs) = (vec![0f32; len], vec![0f32; len]);
-    let mut previous = start.clone();
     let (mut listed_moves, mut listed_actions) = (Vec::new(), Vec::new());
     let mut plies = 0;
     loop {
@@ -162,20 +144,6 @@ pub fn check_encoding<G: Encoding>(
             if let Some(i) = obs.iter().position(|v| !v.is_finite()) {
                 return fail(format!("observation element {i} for {player:?} is not written"));
             }
-            // Rewriting the previous position's observation (as batched
-            // play does after a move) and the start's (after a restart)
-            // gives the same tensor.
-            for (before, shown) in [(&previous, &mut previous_obs), (start, &mut start_obs)] {
-                let before_player = before.to_move();
-                before.write_observation(before_player, shown);
-                state.rewrite_observation(player, shown, before, before_player);
-                if let Some(i) = (0..len).find(|&i| shown[i].to_bits() != obs[i].to_bits()) {
-                    return fail(format!(
-                        "rewrite_observation for {player:?} differs from write_observation at element {i}: {} != {}",
-                        shown[i], obs[i]
-                    ));
-                }
-            }
         }
         if let Some(max) = G::max_game_length(&options) {
             if plies > max {
@@ -186,7 +154,6 @@ pub fn check_encoding<G: Encoding>(
             return Ok(plies);
         }
         let m = moves[rng.random_range(0..moves.len())];
-        previous.clone_from(&state);
         let mut listed = state.clone();
         listed.play_listed(m, &mut listed_moves, &mut listed_actions);
         state.play(m);

@@ -21,7 +21,7 @@
 
 use crate::rules;
 use crate::rules::Cumisitha;
-use cozy_chess::{Board, Color, File, Move, Piece, Rank, Square};
+use cozy_chess::{Color, File, Move, Piece, Rank, Square};
 use tabula_core::encoding::Encoding;
 use tabula_core::{Game, NoOptions, Player};
 
@@ -271,69 +271,6 @@ impl Encoding for Cumisitha {
         self.play_listed_move(mv, moves);
         self.list_actions(moves, actions);
     }
-
-    const REWRITES_OBSERVATION: bool = true;
-
-    fn rewrite_observation(&self, player: Player, out: &mut [f32], before: &Self, before_player: Player) {
-        // A move changes two or three of the 32 pieces: the piece planes
-        // get only the squares that changed, the constant planes only a
-        // value that changed.
-        let (board, old) = (self.board(), before.board());
-        let own = colour_of(player);
-        let old_own = colour_of(before_player);
-        for (side, (colour, old_colour)) in [(own, old_own), (!own, !old_own)].into_iter().enumerate() {
-            for (k, piece) in Piece::ALL.into_iter().enumerate() {
-                let plane = &mut out[(side * 6 + k) * 64..][..64];
-                let (now, was) = (board.colored_pieces(colour, piece), old.colored_pieces(old_colour, piece));
-                for sq in was - now {
-                    plane[sq as usize] = 0.0;
-                }
-                for sq in now - was {
-                    plane[sq as usize] = 1.0;
-                }
-            }
-            let (rights, old_rights) = (board.castle_rights(colour), old.castle_rights(old_colour));
-            for (j, (right, old_right)) in
-                [(rights.short, old_rights.short), (rights.long, old_rights.long)].into_iter().enumerate()
-            {
-                if right.is_some() != old_right.is_some() {
-                    out[(12 + side * 2 + j) * 64..][..64].fill(if right.is_some() { 1.0 } else { 0.0 });
-                }
-            }
-        }
-        let (target, old_target) = (en_passant_target(board), en_passant_target(old));
-        if target != old_target {
-            if let Some(sq) = old_target {
-                out[16 * 64 + sq as usize] = 0.0;
-            }
-            if let Some(sq) = target {
-                out[16 * 64 + sq as usize] = 1.0;
-            }
-        }
-        if board.halfmove_clock() != old.halfmove_clock() {
-            out[17 * 64..18 * 64].fill(board.halfmove_clock() as f32 / rules::COUNTER_LIMIT as f32);
-        }
-        let (to_move, old_to_move) = (self.to_move() == player, before.to_move() == before_player);
-        if to_move != old_to_move {
-            out[18 * 64..19 * 64].fill(if to_move { 1.0 } else { 0.0 });
-        }
-    }
-}
-
-/// The colour a player plays.
-fn colour_of(player: Player) -> Color {
-    if player == Player::First {
-        Color::White
-    } else {
-        Color::Black
-    }
-}
-
-/// The square of the en passant plane, if a capture there is possible.
-fn en_passant_target(board: &Board) -> Option<Square> {
-    board.en_passant()?;
-    let file = rules::effective_en_passant(board)?;
-    Some(Square::new(file, Rank::Sixth.relative_to(board.side_to_move())))
 }
 
 impl Cumisitha {

@@ -58,9 +58,6 @@ struct Env<G: Encoding> {
     plies: u32,
     /// The actions played since the last reset.
     history: Vec<u32>,
-    /// The position the observation buffer shows, for games that rewrite
-    /// only what changed (`Encoding::REWRITES_OBSERVATION`).
-    shown: G,
 }
 
 pub(crate) struct VecImpl<G: Encoding> {
@@ -102,26 +99,10 @@ impl<G: Encoding> Env<G> {
         self.actions.iter().position(|&a| a == action)
     }
 
-    /// Write the whole observation (after a reset, when the buffer may
-    /// hold anything).
     fn write(&mut self, obs: &mut [f32], player: &mut i8) {
         let p = self.state.to_move();
         self.state.write_observation(p, obs);
         *player = p.index() as i8;
-        if G::REWRITES_OBSERVATION {
-            self.shown.clone_from(&self.state);
-        }
-    }
-
-    /// Update the observation, which shows the position before the step.
-    fn rewrite(&mut self, obs: &mut [f32], player: &mut i8) {
-        if !G::REWRITES_OBSERVATION {
-            return self.write(obs, player);
-        }
-        let p = self.state.to_move();
-        self.state.rewrite_observation(p, obs, &self.shown, self.shown.to_move());
-        *player = p.index() as i8;
-        self.shown.clone_from(&self.state);
     }
 }
 
@@ -136,7 +117,6 @@ impl<G: GameMeta + Encoding> VecImpl<G> {
                 actions: Vec::new(),
                 plies: 0,
                 history: Vec::new(),
-                shown: start.clone(),
             })
             .collect();
         VecImpl { start, envs, num_actions, obs_len, max_plies, seed, rollouts: 0, chosen: Vec::with_capacity(n) }
@@ -296,7 +276,7 @@ impl<G: GameMeta + Encoding> VecOps for VecImpl<G> {
             for &a in &env.actions {
                 row.mask[a as usize] = true;
             }
-            env.rewrite(row.obs, row.player);
+            env.write(row.obs, row.player);
         });
     }
 
