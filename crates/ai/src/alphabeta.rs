@@ -411,6 +411,22 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
     /// Search with iterative deepening; returns the best move of the
     /// deepest depth searched to the end (a depth cut short by the budget
     /// is thrown away). `state` is ongoing.
+    ///
+    /// ```
+    /// use tabula_ai::{AlphaBeta, AlphaBetaConfig, Evaluator};
+    /// use tabula_core::{example::TicTacToe, Game, NoOptions, ThinkContext};
+    /// // No knowledge at all: the search alone finds the block on cell 2.
+    /// struct Blind;
+    /// impl Evaluator<TicTacToe> for Blind {
+    ///     fn evaluate(&mut self, _: &TicTacToe) -> i32 {
+    ///         0
+    ///     }
+    /// }
+    /// let g = TicTacToe::from_position("xx..o....", &NoOptions).unwrap();
+    /// let config = AlphaBetaConfig { time: None, ..AlphaBetaConfig::default() };
+    /// let mut ai = AlphaBeta::new(config, Blind);
+    /// assert_eq!(ai.search(&g, &ThinkContext::default()), 2);
+    /// ```
     pub fn search(&mut self, state: &G, ctx: &ThinkContext) -> G::Move {
         let started = Instant::now();
         self.nodes = 0;

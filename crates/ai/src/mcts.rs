@@ -340,6 +340,16 @@ impl<G: Game, P: Policy<G>> Mcts<G, P> {
     }
 
     /// Search `state` and return the move with the most visits.
+    ///
+    /// ```
+    /// use tabula_ai::{Mcts, MctsConfig, RandomPolicy};
+    /// use tabula_core::{example::TicTacToe, Game, NoOptions, ThinkContext};
+    /// // X to move wins on cell 2 (cells 0 to 8, row by row).
+    /// let g = TicTacToe::from_position("xx.oo....", &NoOptions).unwrap();
+    /// let config = MctsConfig { iterations: Some(2000), seed: 1, ..MctsConfig::default() };
+    /// let mut ai = Mcts::new(config, RandomPolicy::default());
+    /// assert_eq!(ai.search(&g, &ThinkContext::default()), 2);
+    /// ```
     pub fn search(&mut self, state: &G, ctx: &ThinkContext) -> G::Move {
         let started = Instant::now();
         self.stats = SearchStats::default();

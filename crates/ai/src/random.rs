@@ -12,6 +12,15 @@ pub struct RandomAgent<G: Game> {
 
 impl<G: Game> RandomAgent<G> {
     /// An agent whose choices follow from `seed`.
+    ///
+    /// ```
+    /// use tabula_ai::RandomAgent;
+    /// use tabula_core::{example::TicTacToe, Agent, Game, NoOptions, ThinkContext};
+    /// let g = TicTacToe::new(&NoOptions);
+    /// let pick = |seed| RandomAgent::new(seed).choose(&g, &ThinkContext::default());
+    /// assert_eq!(pick(7), pick(7));
+    /// assert!(pick(7) < 9);
+    /// ```
     pub fn new(seed: u64) -> Self {
         RandomAgent { rng: crate::rng(seed), moves: Vec::new() }
     }

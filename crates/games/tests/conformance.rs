@@ -25,11 +25,15 @@ fn every_game_plays_to_the_end_and_its_ais_move() {
     for game in REGISTRY.games() {
         let mut state = game.new_state(&[]).unwrap();
         // The weakest search level must find a legal move from the start.
-        let mut easy = game.new_agent("easy", 2).unwrap();
+        let mut easy = game
+            .new_agent("easy", 2)
+            .unwrap_or_else(|e| panic!("{}: {e}; every game offers an 'easy' level (docs/architecture.md)", game.id()));
         let mv = easy.choose(state.as_ref(), &Default::default()).unwrap();
         state.check(&mv).unwrap_or_else(|e| panic!("{}: the easy AI chose {e}", game.id()));
         // Random play reaches a result within the game's own limits.
-        let mut random = game.new_agent("random", 1).unwrap();
+        let mut random = game.new_agent("random", 1).unwrap_or_else(|e| {
+            panic!("{}: {e}; every game offers a 'random' level (docs/architecture.md)", game.id())
+        });
         let mut plies = 0;
         while !state.status().is_over() {
             let mv = random.choose(state.as_ref(), &Default::default()).unwrap();

@@ -460,9 +460,18 @@ async fn serve_connection(app: Arc<App>, router: Router, stream: TcpStream, peer
     }
 }
 
+/// Refused connections being closed gently at once (see [`refuse`]).
+static LINGERING: AtomicUsize = AtomicUsize::new(0);
+/// Well under the descriptors kept in reserve beside the connection cap.
+const MAX_LINGERING: usize = 64;
+
 /// A short JSON answer for a connection refused before any request was
-/// read; the socket is closed after it.
-fn refuse(stream: &TcpStream, e: &ApiError) {
+/// read; the socket is closed after it. Closing a socket whose request is
+/// still unread would send a reset, which can make the client lose the
+/// answer: so the server stops writing, then reads and drops what the
+/// client sends for a moment before closing (a "lingering close"), for a
+/// bounded number of connections at once.
+fn refuse(stream: TcpStream, e: &ApiError) {
     let body = serde_json::json!({"v": 1, "error": e.body()}).to_string();
     let answer = format!(
         "HTTP/1.1 {}\r\ncontent-type: application/json\r\ncontent-length: {}\r\nretry-after: {}\r\nconnection: close\r\n\r\n{body}",
@@ -471,6 +480,26 @@ fn refuse(stream: &TcpStream, e: &ApiError) {
         e.retry_after_secs.unwrap_or(5)
     );
     let _ = stream.try_write(answer.as_bytes());
+    if LINGERING.fetch_add(1, Ordering::Relaxed) >= MAX_LINGERING {
+        LINGERING.fetch_sub(1, Ordering::Relaxed);
+        return;
+    }
+    tokio::spawn(async move {
+        let mut stream = stream;
+        let _ = tokio::io::AsyncWriteExt::shutdown(&mut stream).await;
+        let drain = async {
+            let mut buf = [0u8; 4096];
+            let mut left: usize = 64 * 1024;
+            while left > 0 {
+                match tokio::io::AsyncReadExt::read(&mut stream, &mut buf).await {
+                    Ok(0) | Err(_) => break,
+                    Ok(n) => left = left.saturating_sub(n),
+                }
+            }
+        };
+        let _ = tokio::time::timeout(std::time::Duration::from_millis(500), drain).await;
+        LINGERING.fetch_sub(1, Ordering::Relaxed);
+    });
 }
 
 fn too_many_connections() -> ApiError {
@@ -499,11 +528,11 @@ pub(crate) async fn serve(app: Arc<App>, router: Router, listener: TcpListener, 
         };
         let client = client_key(peer.ip());
         if let Err(e) = app.limits.check_connection(client) {
-            refuse(&stream, &e);
+            refuse(stream, &e);
             continue;
         }
         let Some(slot) = app.conns.try_acquire(client) else {
-            refuse(&stream, &too_many_connections());
+            refuse(stream, &too_many_connections());
             continue;
         };
         tokio::spawn(serve_connection(app.clone(), router.clone(), stream, peer, slot));

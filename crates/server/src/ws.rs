@@ -2,9 +2,10 @@
 //! and takes players' commands (see docs/api.md). It only translates: a
 //! message is read into [`ClientMessage`] and run as a room command.
 //!
-//! The server pings every socket; one that misses its pongs is closed. A
-//! message over the size limit closes the socket with 1009, a broken frame
-//! with 1002, invalid UTF-8 with 1007.
+//! The server pings every socket; one that misses its pongs is closed, and
+//! so is one whose client takes no message for `ws_send_timeout_ms` (it
+//! stopped reading). A message over the size limit closes the socket with
+//! 1009, a broken frame with 1002, invalid UTF-8 with 1007.
 
 use crate::app::{App, RoomHandle};
 use crate::error::ApiError;

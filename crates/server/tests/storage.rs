@@ -191,3 +191,48 @@ async fn rate_limits_answer_429_with_retry_after() {
     assert_eq!((refused.status, refused.code().as_str()), (429, "rate_limited"), "{}", refused.body);
     server.running.shutdown().await.unwrap();
 }
+
+/// Many games resume at once (read in bulk and rebuilt on several
+/// threads): each comes back with its own moves, clock and turn.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn many_unfinished_games_resume_each_with_its_own_state() {
+    let server = start_with("resume-many", |c| c.rate = tabula_server::config::RateLimits::unlimited()).await;
+    let base = server.base.clone();
+    let mut ids = Vec::new();
+    for i in 0..24u64 {
+        let c = create(
+            &base,
+            json!({"game": "coldwar", "time_control": "fischer:60+0", "seats": [{"kind": "me"}, {"kind": "me"}]}),
+        )
+        .await;
+        let id = c["game"]["id"].as_str().unwrap().to_string();
+        let tokens = [c["tokens"]["x"].as_str().unwrap().to_string(), c["tokens"]["o"].as_str().unwrap().to_string()];
+        // Game i gets i % 4 + 1 plies, 100 ms apart (all within the first-move time).
+        for ply in 0..(i % 4 + 1) as usize {
+            let g = get(&base, &format!("/api/games/{id}")).await.json();
+            let mv = g["state"]["legal_moves"][i as usize % 3].clone();
+            let r = post(&base, &format!("/api/games/{id}/move"), json!({"token": tokens[ply % 2], "move": mv})).await;
+            assert_eq!(r.status, 200, "{}", r.body);
+            server.advance(100).await;
+        }
+        ids.push(id);
+    }
+    let mut before = Vec::new();
+    for id in &ids {
+        before.push(get(&base, &format!("/api/games/{id}")).await.json());
+    }
+    let (db, time) = (server.db.clone(), server.time.clone());
+    server.running.shutdown().await.unwrap();
+    time.advance(3_600_000);
+    let server = start_on(db, time).await;
+    assert_eq!(server.health().await["games_in_memory"], 24, "every timed game is resumed");
+    for (id, before) in ids.iter().zip(&before) {
+        let after = get(&server.base, &format!("/api/games/{id}")).await.json();
+        assert_eq!(after["status"], "live", "{id}: {after}");
+        assert_eq!(after["moves"], before["moves"], "{id}");
+        assert_eq!(after["state"]["to_move"], before["state"]["to_move"], "{id}");
+        assert_eq!(after["clock"]["remaining_ms"], before["clock"]["remaining_ms"], "{id}: downtime charged");
+        assert_eq!(after["clock"]["running"], before["clock"]["running"], "{id}");
+    }
+    server.running.shutdown().await.unwrap();
+}
