@@ -7,7 +7,7 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 use tabula_core::clock::fmt_ms;
 use tabula_core::matches::{Match, MatchError};
-use tabula_core::{DynAgent, DynGame, DynState, Player, ThinkContext, TimeControl};
+use tabula_core::{DynAgent, DynGame, DynState, Player, TimeControl};
 use tabula_games::REGISTRY;
 
 #[derive(clap::Args)]
@@ -190,14 +190,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         show_board = true;
         match &mut seats[mover.index()] {
             Seat::Ai(agent, spec) => {
-                let ctx = ThinkContext {
-                    remaining: m.clock.remaining(mover, now()).map(Duration::from_millis),
-                    increment: match m.clock.control {
-                        TimeControl::Fischer { increment_ms, .. } => Some(Duration::from_millis(increment_ms)),
-                        _ => None,
-                    },
-                    ..ThinkContext::default()
-                };
+                let ctx = m.think_context(now());
                 let started = Instant::now();
                 let mv = agent.choose(m.state.as_ref(), &ctx)?;
                 println!("{} ({spec}) plays {mv}  [{:.1} s]\n", names[mover.index()], started.elapsed().as_secs_f64());

@@ -76,7 +76,7 @@ impl Time {
     }
 }
 
-/// Rate limiters count on the server's time too (see [`crate::limits`]).
+/// Rate limiters count on the server's time too (see the `limits` module).
 impl governor::clock::Clock for Time {
     type Instant = Duration;
     fn now(&self) -> Duration {

@@ -30,7 +30,8 @@ fn say<W: Write>(out: &Out<W>, line: &str) {
 }
 
 fn error<W: Write>(out: &Out<W>, msg: &str) {
-    say(out, &format!("info string error: {msg}"));
+    // Quote at most 80 characters of what the GUI sent, as every error does.
+    say(out, &format!("info string error: {}", tabula_core::error::shorten_quotes(msg.to_string())));
 }
 
 /// A search running on its own thread; gives the engine back when joined.
@@ -52,14 +53,19 @@ where
     let out: Out<W> = Arc::new(Mutex::new(output));
     let (tx, rx) = mpsc::channel::<String>();
     std::thread::spawn(move || {
-        for line in input.lines() {
-            match line {
-                Ok(l) => {
-                    if tx.send(l).is_err() {
-                        break;
-                    }
-                }
-                Err(_) => break,
+        // Bytes, not `lines()`: a line that is not UTF-8 must not end the
+        // session; read lossily, it is an unknown command like any other.
+        let mut input = input;
+        let mut raw = Vec::new();
+        loop {
+            raw.clear();
+            match input.read_until(b'\n', &mut raw) {
+                Ok(0) | Err(_) => break,
+                Ok(_) => {}
+            }
+            let line = String::from_utf8_lossy(&raw).trim_end_matches(['\n', '\r']).to_string();
+            if tx.send(line).is_err() {
+                break;
             }
         }
     });
@@ -347,14 +353,28 @@ mod tests {
     }
 
     fn session(script: &str) -> Vec<String> {
+        session_bytes(script.as_bytes())
+    }
+
+    fn session_bytes(script: &[u8]) -> Vec<String> {
         let out = Shared::default();
-        run(Cursor::new(script.to_string().into_bytes()), out.clone()).unwrap();
+        run(Cursor::new(script.to_vec()), out.clone()).unwrap();
         let text = String::from_utf8(out.0.lock().unwrap().clone()).unwrap();
         text.lines().map(str::to_string).collect()
     }
 
     fn bestmove(lines: &[String]) -> &str {
         lines.iter().rev().find_map(|l| l.strip_prefix("bestmove ")).expect("a bestmove")
+    }
+
+    #[test]
+    fn a_line_that_is_not_utf8_is_an_unknown_command_and_the_session_goes_on() {
+        let lines = session_bytes(b"\xff\xfe go\nisready\nquit\n");
+        assert!(lines.iter().any(|l| l.starts_with("info string error: unknown command")), "{lines:?}");
+        assert!(lines.iter().any(|l| l == "readyok"), "{lines:?}");
+        // A huge unknown command is quoted, not echoed.
+        let lines = session(&format!("{}\nquit\n", "x".repeat(100_000)));
+        assert!(lines.iter().all(|l| l.len() < 200), "{} bytes", lines.iter().map(String::len).max().unwrap_or(0));
     }
 
     #[test]

@@ -6,7 +6,7 @@
 //! changes (flag fall, first-move timer, expiry) live in `timers.rs`.
 //!
 //! A room is pure: time comes in as epoch milliseconds in a [`Ctx`], and a
-//! change returns nothing to write. The caller ([`crate::app`]) snapshots
+//! change returns nothing to write. The caller (the `app` module) snapshots
 //! the room, runs the command, and writes [`Room::writes_since`] when
 //! [`Room::version`] moved, rolling back to the snapshot if the store
 //! refuses. So every action is persisted, published and rolled back the
