@@ -25,10 +25,14 @@ def small_mask(num_actions):
 
 
 # 13 actions: 52 bytes, not whole words (the padded path); 16: whole words;
-# 9: rows that straddle words everywhere.
-@pytest.mark.parametrize("num_actions", [13, 16, 9])
+# 9: rows that straddle words everywhere; 203: a sparse mask (few non-zero
+# words: the word path), the others are dense (the byte path).
+@pytest.mark.parametrize("num_actions", [13, 16, 9, 203])
 def test_samples_are_legal_and_uniform(num_actions):
     mask = small_mask(num_actions)
+    if num_actions == 203:
+        mask[2, :] = False
+        mask[2, [0, 8, 9, 100, 202]] = True
     rng = np.random.default_rng(5)
     draws = 20_000
     counts = np.zeros(mask.shape, dtype=np.int64)
@@ -52,14 +56,32 @@ def test_samples_are_legal_and_uniform(num_actions):
             assert chi2 < critical, (row, chi2)
 
 
-def test_samples_follow_a_vecenv_mask():
-    env = tabula.VecEnv("cumisitha", 67, seed=1)
+@pytest.mark.parametrize("game_id", ["cumisitha", "dots"])
+def test_samples_follow_a_vecenv_mask(game_id):
+    env = tabula.VecEnv(game_id, 67, seed=1)
     obs, mask = env.reset()
     rng = np.random.default_rng(2)
     for _ in range(60):
         actions = tabula.sample_legal(mask, rng)
         assert mask[np.arange(67), actions].all()
         obs, mask, rewards, terminated, truncated = env.step(actions)
+
+
+def test_both_paths_pick_the_same_actions():
+    # The word path (sparse masks) and the byte path (dense ones) are two
+    # ways to the same sample.
+    from tabula.sampling import _sample_bytes, _sample_words
+
+    rng = np.random.default_rng(3)
+    mask = rng.random((37, 120)) < 0.05
+    mask[np.arange(37), rng.integers(0, 120, 37)] = True
+    flat = mask.reshape(-1)
+    words = flat.view(np.uint64)
+    row_starts = np.arange(37, dtype=np.int64) * 120
+    a = _sample_words(words, np.flatnonzero(words != 0), row_starts, np.random.default_rng(4))
+    b = _sample_bytes(flat, row_starts, np.random.default_rng(4))
+    np.testing.assert_array_equal(a, b)
+    assert mask[np.arange(37), a].all()
 
 
 def test_same_seed_same_actions():

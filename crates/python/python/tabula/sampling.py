@@ -37,24 +37,42 @@ def sample_legal(mask, rng=None):
     if flat.size % 8:
         # Pad to whole 64-bit words (a copy, only for such odd sizes).
         flat = np.concatenate([flat, np.zeros(8 - flat.size % 8, dtype=np.bool_)])
-    # The mask's bytes are 0 or 1: read them as 64-bit words, find the
-    # non-zero words, and list the set bytes of those words only. A set
-    # byte is named by its index in `set_bytes`' packed space:
-    # 8 * (index of its word in `words_set`) + (its place in the word).
     words = flat.view(np.uint64)
     words_set = np.flatnonzero(words != 0)
+    row_starts = np.arange(n, dtype=np.int64) * num_actions
+    if words_set.size * 4 > words.size:
+        # A dense mask (Dots: most points are free) gains nothing from
+        # skipping empty words.
+        return _sample_bytes(flat, row_starts, rng)
+    return _sample_words(words, words_set, row_starts, rng)
+
+
+def _pick(starts, total, rng):
+    """One index per row into a sorted list of `total` legal entries whose
+    rows begin at `starts`."""
+    counts = np.diff(starts, append=total)
+    if counts.size and counts.min() == 0:
+        raise ValueError(f"row {int(np.argmin(counts))} of the mask has no legal action")
+    return starts + rng.integers(0, counts)
+
+
+def _sample_bytes(flat, row_starts, rng):
+    """Sampling over the positions of every set byte."""
+    positions = np.flatnonzero(flat)
+    return positions[_pick(np.searchsorted(positions, row_starts), positions.size, rng)] - row_starts
+
+
+def _sample_words(words, words_set, row_starts, rng):
+    """Sampling over the set bytes of the non-zero words only. A set byte is
+    named by its index in the packed space of those words:
+    8 * (index of its word in `words_set`) + (its place in the word)."""
     set_bytes = np.flatnonzero(words[words_set].view(np.bool_))
     # Where each row starts in the packed space: its first word at or after
     # the row's start, and within a word shared with the previous row, the
     # row's first byte.
-    row_starts = np.arange(n, dtype=np.int64) * num_actions
     first_word = np.searchsorted(words_set, row_starts >> 3)
     shared = words_set[np.minimum(first_word, words_set.size - 1)] == row_starts >> 3 if words_set.size else False
     packed_starts = first_word * 8 + np.where(shared, row_starts & 7, 0)
     # `set_bytes` is sorted, so each row's legal actions are one run of it.
-    starts = np.searchsorted(set_bytes, packed_starts)
-    counts = np.diff(starts, append=set_bytes.size)
-    if n and counts.min() == 0:
-        raise ValueError(f"row {int(np.argmin(counts))} of the mask has no legal action")
-    picked = set_bytes[starts + rng.integers(0, counts)]
+    picked = set_bytes[_pick(np.searchsorted(set_bytes, packed_starts), set_bytes.size, rng)]
     return words_set[picked >> 3] * 8 + (picked & 7) - row_starts
