@@ -38,13 +38,13 @@ def sample_legal(mask, rng=None):
         # Pad to whole 64-bit words (a copy, only for such odd sizes).
         flat = np.concatenate([flat, np.zeros(8 - flat.size % 8, dtype=np.bool_)])
     words = flat.view(np.uint64)
-    words_set = np.flatnonzero(words != 0)
     row_starts = np.arange(n, dtype=np.int64) * num_actions
-    if words_set.size * 4 > words.size:
+    nonzero = words != 0
+    if np.count_nonzero(nonzero) * 4 > words.size:
         # A dense mask (Dots: most points are free) gains nothing from
         # skipping empty words.
         return _sample_bytes(flat, row_starts, rng)
-    return _sample_words(words, words_set, row_starts, rng)
+    return _sample_words(words, np.flatnonzero(nonzero), row_starts, rng)
 
 
 def _pick(starts, total, rng):
