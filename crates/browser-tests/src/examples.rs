@@ -22,11 +22,17 @@ pub enum Start {
     Record(String),
 }
 
+/// One board drawn on a How to play page.
 pub struct Example {
+    /// The example's id, as the page refers to it.
     pub id: &'static str,
+    /// The game's registry id.
     pub game: &'static str,
+    /// The game options, as `key=value` pairs.
     pub options: &'static [(&'static str, &'static str)],
+    /// The position the moves start from.
     pub start: Start,
+    /// The moves played from the start, in the game's notation.
     pub moves: &'static [&'static str],
 }
 

@@ -9,6 +9,7 @@
 //!
 //! [`examples`] computes the boards of the How to play pages with the game
 //! engines, so the pages draw real positions.
+#![warn(missing_docs)]
 
 pub mod examples;
 
@@ -22,7 +23,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+/// Where Debian's chromium package puts the browser.
 pub const CHROMIUM: &str = "/usr/bin/chromium";
+/// Where Debian's chromium-driver package puts the driver.
 pub const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
 
 /// The workspace root (two levels above this crate).
@@ -80,6 +83,7 @@ impl Drop for KillOnDrop {
 /// The real server (the library behind `tabula serve`), in this process on a
 /// free loopback port with a fresh database in a temporary folder.
 pub struct TestServer {
+    /// The server's root URL, `http://127.0.0.1:PORT`.
     pub base: String,
     addr: std::net::SocketAddr,
     running: Option<tabula_server::Running>,
@@ -87,6 +91,7 @@ pub struct TestServer {
 }
 
 impl TestServer {
+    /// Starts a server on a free loopback port with a fresh database.
     pub async fn start() -> Result<TestServer> {
         let dir = tempfile::tempdir()?;
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
@@ -97,6 +102,7 @@ impl TestServer {
         Ok(TestServer { base: format!("http://{addr}"), addr, running: Some(running), dir })
     }
 
+    /// The full URL of `path` (which starts with `/`) on this server.
     pub fn url(&self, path: &str) -> String {
         format!("{}{}", self.base, path)
     }
@@ -130,6 +136,7 @@ impl TestServer {
 
 /// A headless Chromium session driven through its own chromedriver.
 pub struct Browser {
+    /// The WebDriver client, for what the helpers below do not cover.
     pub client: Client,
     _driver: KillOnDrop,
     _profile: tempfile::TempDir,
@@ -228,6 +235,7 @@ impl Browser {
         Ok(browser)
     }
 
+    /// Opens `url` in the browser's one window.
     pub async fn goto(&self, url: &str) -> Result<()> {
         self.client.goto(url).await.with_context(|| format!("loading {url}"))
     }
@@ -258,6 +266,7 @@ impl Browser {
         }
     }
 
+    /// Runs `script` in the page and returns what it returns.
     pub async fn eval(&self, script: &str) -> Result<Value> {
         self.client.execute(script, vec![]).await.with_context(|| format!("running `{script}`"))
     }
@@ -369,6 +378,7 @@ impl Browser {
         path
     }
 
+    /// Ends the session and stops its chromedriver.
     pub async fn close(self) -> Result<()> {
         self.client.clone().close().await.context("closing the browser")?;
         Ok(())

@@ -1,10 +1,10 @@
 //! The native module of the `tabula` Python package (`tabula._tabula`).
 //!
-//! Python sees four classes: [`game::PyGame`], [`state::PyState`],
-//! [`vecenv::PyVecEnv`] and [`agents::PyAgent`], plus the Cold War table
+//! Python sees four classes: `game::PyGame`, `state::PyState`,
+//! `vecenv::PyVecEnv` and `agents::PyAgent`, plus the Cold War table
 //! functions. Behind them sit three object-safe traits (`GameOps`,
 //! `StateOps`, `VecOps`) implemented once, generically, for every game that
-//! is `GameMeta + Encoding`; [`games`] is the one place that names the four
+//! is `GameMeta + Encoding`; `games` is the one place that names the four
 //! games. Hot loops (a `VecEnv` step, random rollouts) run inside the
 //! generic code, statically dispatched, with the GIL released.
 
