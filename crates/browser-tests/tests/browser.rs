@@ -400,13 +400,20 @@ async fn cumisitha_move_and_promotion_through_the_dialog() -> Result<()> {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn cordots_capture_by_clicking_under_one_competitive_clock() -> Result<()> {
     let (_guard, server, b) = start_desktop().await?;
-    // Competitive mode brings its own clock: the lobby hides the time-control picker.
+    // The mode alone sets a Cordots clock: the lobby hides the time-control
+    // picker in every mode and says what the mode means.
     b.goto(&server.url("/")).await?;
     b.wait("#game", 20).await?.select_by_value("cordots").await?;
     b.wait("#opt_mode", 5).await?.select_by_value("competitive").await?;
     b.wait_js("document.querySelector('#time-control-set').hidden", 5).await?;
+    b.wait_js("document.querySelector('#clock-note').textContent.includes('brings its own clock')", 5).await?;
     b.wait("#opt_mode", 5).await?.select_by_value("untimed").await?;
+    b.wait_js("document.querySelector('#time-control-set').hidden", 5).await?;
+    b.wait_js("document.querySelector('#clock-note').textContent.includes('without a clock')", 5).await?;
+    // Another game keeps the picker.
+    b.wait("#game", 5).await?.select_by_value("dots").await?;
     b.wait_js("!document.querySelector('#time-control-set').hidden", 5).await?;
+    b.wait("#game", 5).await?.select_by_value("cordots").await?;
     create_game(&b, &server, "cordots", "hotseat", None, &[("mode", "competitive"), ("minutes", "20")]).await?;
     b.wait("svg.cordots-board [data-square=a1][data-piece=white-capturer]", 10).await?;
     let game = page_game(&b).await?;

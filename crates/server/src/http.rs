@@ -191,9 +191,11 @@ async fn list_games(State(app): State<AppState>, ApiQuery(q): ApiQuery<ListQuery
     let game = q.game.map(|g| app.registry.get(&g).map(|g| g.id().to_string())).transpose()?;
     let limit = match q.limit {
         None => 50,
-        Some(v) => v.parse::<u32>().ok().filter(|n| (1..=500).contains(n)).ok_or_else(|| {
-            ApiError::bad_request("bad_request", format!("limit '{v}' is not a number from 1 to 500"))
-        })?,
+        Some(v) => {
+            tabula_core::options::parse_number(&v).filter(|n| (1..=500).contains(n)).map(|n| n as u32).ok_or_else(
+                || ApiError::bad_request("bad_request", format!("limit '{v}' is not a number from 1 to 500")),
+            )?
+        }
     };
     let rows = app.store.list(ListFilter { status, game, limit }).await?;
     let games: Vec<Value> = rows.iter().map(|r| summary_json(app.registry.get(&r.game).ok(), r)).collect();

@@ -74,7 +74,13 @@ async fn every_game_against_the_ai_to_its_end() {
         assert_eq!(final_game["status"], "finished", "{id}");
         assert_eq!(final_game["moves"].as_array().unwrap().len() as u64, plies, "{id}");
         assert!(final_game["result"]["reason"].as_str().is_some_and(|r| !r.is_empty()), "{id}");
-        assert!(final_game["moves"].as_array().unwrap().iter().all(|m| m["clocks"].is_object()), "{id}");
+        // Every game runs the Fischer clock asked for, except one whose options
+        // set its clock (untimed Cordots stays untimed).
+        let clocked = g["clock_options"] == json!([]);
+        assert_eq!(final_game["time_control"]["kind"] == "fischer", clocked, "{id}");
+        if clocked {
+            assert!(final_game["moves"].as_array().unwrap().iter().all(|m| m["clocks"].is_object()), "{id}");
+        }
         // The stored game and its export agree with what was pushed.
         let fetched = get(base, &format!("/api/games/{gid}")).await.json();
         assert_eq!(fetched["moves"], final_game["moves"], "{id}");
@@ -370,6 +376,9 @@ async fn bad_input_gets_clear_json_errors() {
         (get(base, "/api/nothing/here").await, 404, "not_found"),
         (http(base, "DELETE", "/api/games", None).await, 405, "method_not_allowed"),
         (get(base, "/api/games?status=sleeping").await, 400, "bad_request"),
+        // Numbers are read as everywhere else: digits only, no sign.
+        (get(base, "/api/games?limit=%2B1").await, 400, "bad_request"),
+        (get(base, "/api/games?limit=501").await, 400, "bad_request"),
         (get(base, "/api/games/nosuchgame/ws").await, 404, "not_found"),
         (
             http(base, "POST", "/api/games", Some(&format!("{{\"game\": \"{}\"}}", "x".repeat(100_000)))).await,
@@ -548,6 +557,14 @@ async fn the_options_can_fix_the_clock() {
     .await;
     let game = &created["game"];
     assert_eq!(game["time_control"], json!({"kind": "shot_clock", "per_move_ms": 45000}));
+    // Untimed Cordots stays untimed: no Fischer clock over its 300-ply cap.
+    let untimed = create(
+        base,
+        json!({"game": "cordots", "options": {"mode": "untimed"}, "time_control": "fischer:60+0",
+               "seats": [{"kind": "me"}, {"kind": "ai", "level": "random"}]}),
+    )
+    .await;
+    assert_eq!(untimed["game"]["time_control"], json!({"kind": "none"}), "{untimed}");
     // No clock before the first moves; the first-move time is the shot clock's, as it is longer.
     assert!(game["clock"]["running"].is_null());
     assert_eq!(game["first_move_deadline_ms"], T0 + 45_000);

@@ -85,7 +85,7 @@ export async function lobbyPage(root) {
     const fixed = clockFixedBy(game, values);
     timeControl.hidden = !!fixed;
     tcSelect.disabled = !!fixed;
-    clockNote.textContent = fixed ? `${fixed.label} brings its own clock.` : '';
+    clockNote.textContent = fixed ? `${fixed.label} ${fixed.clocked ? 'brings its own clock' : 'is played without a clock'}.` : '';
     const kind = form.querySelector('input[name=opponent]:checked').value;
     levelLabel.hidden = kind !== 'ai';
     levelSelect.disabled = kind !== 'ai';
@@ -172,11 +172,13 @@ export async function lobbyPage(root) {
 }
 
 /**
- * The option (as {label}) whose chosen value brings its own clock, or null.
- * The meta names those options in `clock_options`; `clock_values` (when the
- * server sends it) says which of their values do. Without it, a clock
- * option's default value is taken to be the one that leaves the clock to the
- * time control (as Cordots' `untimed`).
+ * The option (as {key, value, label, clocked}) that sets the game's clock, or
+ * null. The meta names those options in `clock_options`; the server takes
+ * such a game's clock from them alone, so no time control is picked:
+ * `clocked` says whether the chosen value brings a clock (Cordots' `blitz`)
+ * or none (its `untimed`). `clock_values` (when the server sends it) lists
+ * the values that bring one; without it, the default value is the one
+ * without a clock.
  */
 export function clockFixedBy(game, values) {
   for (const entry of game.clock_options || []) {
@@ -185,8 +187,8 @@ export function clockFixedBy(game, values) {
     if (!opt) continue;
     const value = values[key] ?? opt.default;
     const listed = (typeof entry === 'object' && entry.values) || (game.clock_values && game.clock_values[key]);
-    const fixes = listed ? listed.includes(value) : value !== opt.default;
-    if (fixes) return { key, value, label: `${opt.label || OPTION_LABELS[key] || title(key)} “${value}”` };
+    const clocked = listed ? listed.includes(value) : value !== opt.default;
+    return { key, value, clocked, label: `${opt.label || OPTION_LABELS[key] || title(key)} “${value}”` };
   }
   return null;
 }

@@ -307,7 +307,15 @@ impl Room {
         }
         let options = spec.game.normalize_options(&spec.options)?;
         let state = spec.game.new_state(&options)?;
-        let time_control = state.time_control().unwrap_or(spec.time_control);
+        // A game whose options set its clock (Cordots' mode) takes it from
+        // them alone: an untimed mode stays untimed, whatever time control
+        // came with the request, since its ply cap is meant for games
+        // without a clock (the CLI refuses that combination outright).
+        let time_control = match state.time_control() {
+            Some(tc) => tc,
+            None if spec.game.clock_option_keys().is_empty() => spec.time_control,
+            None => TimeControl::default(),
+        };
         let mut m = Match::new(state, time_control, ctx.now);
         m.clock.pause(ctx.now);
         let mut room = Room {
