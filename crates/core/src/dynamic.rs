@@ -94,7 +94,7 @@ pub trait DynGame: Send + Sync {
             .iter()
             .filter(|spec| {
                 spec.values.split('|').any(|v| {
-                    let pair = [(spec.key.to_string(), v.to_string())];
+                    let pair = [(spec.key.to_string(), v.trim().to_string())];
                     self.new_state(&pair).ok().and_then(|s| s.time_control()).is_some()
                 })
             })

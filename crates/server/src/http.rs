@@ -149,18 +149,8 @@ async fn games_meta(State(app): State<AppState>) -> Json<Value> {
         .games()
         .iter()
         .map(|g| {
-            // Options whose values can fix the clock (Cordots' mode), found by trying each listed value.
-            let clock_options: Vec<&str> = g
-                .option_specs()
-                .iter()
-                .filter(|spec| {
-                    spec.values.split('|').any(|v| {
-                        let pair = [(spec.key.to_string(), v.trim().to_string())];
-                        g.new_state(&pair).ok().and_then(|s| s.time_control()).is_some()
-                    })
-                })
-                .map(|spec| spec.key)
-                .collect();
+            // Options whose values can fix the clock (Cordots' mode).
+            let clock_options = g.clock_option_keys();
             let mut meta = g.describe();
             meta["clock_from_options"] = json!(!clock_options.is_empty());
             meta["clock_options"] = json!(clock_options);
