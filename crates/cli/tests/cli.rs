@@ -1,11 +1,10 @@
 //! The `tabula` binary end to end, as a user runs it.
 
+mod common;
+
+use common::{play, tabula};
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
-
-fn tabula(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tabula")).args(args).output().expect("run tabula")
-}
 
 fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
@@ -133,18 +132,6 @@ fn bench_reports_playouts_and_plies_per_second() {
     let cpu = j["cpu_seconds"].as_f64().unwrap();
     assert!(cpu > 0.0 && cpu <= j["seconds"].as_f64().unwrap() + 0.01, "{j}");
     assert!(j["playouts_per_cpu_second"].as_f64().unwrap() >= j["playouts_per_second"].as_f64().unwrap() * 0.99);
-}
-
-fn play(args: &[&str], input: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tabula"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
-    child.wait_with_output().unwrap()
 }
 
 #[test]
