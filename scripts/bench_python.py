@@ -51,12 +51,11 @@ def measure(seconds, body):
             }
 
 
-def bench_openspiel_chess(seconds):
+def random_games(seconds, game):
+    """Random games through an OpenSpiel-style single-state API: the same
+    loop for OpenSpiel and for Tabula, so the two figures compare."""
     import random
 
-    import pyspiel
-
-    game = pyspiel.load_game("chess")
     rng = random.Random(0)
 
     def one():
@@ -68,25 +67,18 @@ def bench_openspiel_chess(seconds):
         return 1, n
 
     return measure(seconds, one)
+
+
+def bench_openspiel_chess(seconds):
+    import pyspiel
+
+    return random_games(seconds, pyspiel.load_game("chess"))
 
 
 def bench_tabula_single(seconds, game_id="cumisitha", **options):
-    import random
-
     import tabula
 
-    game = tabula.load_game(game_id, **options)
-    rng = random.Random(0)
-
-    def one():
-        state = game.new_initial_state()
-        n = 0
-        while not state.is_terminal():
-            state.apply_action(rng.choice(state.legal_actions()))
-            n += 1
-        return 1, n
-
-    return measure(seconds, one)
+    return random_games(seconds, tabula.load_game(game_id, **options))
 
 
 def numpy_sampler(n, num_actions, seed=0):
