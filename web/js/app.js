@@ -6,6 +6,10 @@ import { lobbyPage } from './pages/lobby.js';
 import { gamePage } from './pages/game.js';
 import { howtoPage } from './pages/howto.js';
 import { replayPage } from './pages/replay.js';
+import { loginPage, signupPage } from './pages/auth.js';
+import { profilePage } from './pages/profile.js';
+import { leaderboardPage, botsPage } from './pages/leaderboard.js';
+import { accountControls, rememberPage } from './account.js';
 import { applySettings, settingsControls } from './settings.js';
 import './sound.js';
 
@@ -14,10 +18,16 @@ const routes = [
   [/^\/game\/([^/]+)$/, gamePage],
   [/^\/replay\/([^/]+)$/, replayPage],
   [/^\/howto(?:\/([a-z]+))?$/, howtoPage],
+  [/^\/login$/, loginPage],
+  [/^\/signup$/, signupPage],
+  [/^\/@\/([^/]+)$/, profilePage],
+  [/^\/leaderboard$/, leaderboardPage],
+  [/^\/bots$/, botsPage],
 ];
 
 applySettings();
 document.getElementById('topbar-tools').append(...settingsControls());
+document.querySelector('.topbar').append(accountControls());
 
 const app = document.getElementById('app');
 let cleanup = null;
@@ -32,6 +42,7 @@ async function route() {
   if (cleanup) { cleanup(); cleanup = null; }
   window.scrollTo(0, 0);
   const path = location.pathname;
+  rememberPage(path + location.search);
   for (const [pattern, page] of routes) {
     const m = pattern.exec(path);
     if (m) {
