@@ -13,7 +13,17 @@ import { seatName } from '../seats.js';
 
 export async function profilePage(root, [name]) {
   await whoAmI();
-  const [profile, meta] = await Promise.all([api.user(name), api.meta()]);
+  let profile;
+  let meta;
+  try {
+    [profile, meta] = await Promise.all([api.user(name), api.meta()]);
+  } catch (err) {
+    if (err.status !== 404) throw err;
+    document.title = 'No such player · Tabula';
+    mount(root, h('div', { class: 'card error-page', id: 'unknown-user' }, h('h1', {}, 'No such player'),
+      h('p', {}, `Nobody plays here as “${name}”. `, h('a', { href: '/leaderboard', 'data-link': true }, 'See the leaderboards'), '.')));
+    return;
+  }
   const user = { ...profile.user, name: profile.user.username, bot: profile.user.kind === 'bot' };
   document.title = `${user.name} · Tabula`;
   const own = !!me() && me().username.toLowerCase() === user.name.toLowerCase();
