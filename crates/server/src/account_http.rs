@@ -170,19 +170,12 @@ pub(crate) async fn close(
 pub(crate) async fn make_bot(State(app): State<AppState>, viewer: Viewer) -> Result<Json<Value>, ApiError> {
     let mut user = viewer.require_session()?.clone();
     if user.kind != "bot" {
-        let played = match app.store.accounts(AccountQuery::Counts(user.id)).await? {
-            AccountAnswer::Counts(c) => c[0] + c[4],
+        let filter = UserGamesFilter { limit: 1, ..Default::default() };
+        let games = match app.store.accounts(AccountQuery::GamesOf { user_id: user.id, filter }).await? {
+            AccountAnswer::Games(g) => g.len(),
             _ => 0,
         };
-        let games = match app
-            .store
-            .accounts(AccountQuery::GamesOf { user_id: user.id, filter: UserGamesFilter { limit: 1, ..Default::default() } })
-            .await?
-        {
-            AccountAnswer::Games(g) => g.len() as u32,
-            _ => 0,
-        };
-        if played + games > 0 {
+        if games > 0 {
             return Err(ApiError::new(
                 StatusCode::CONFLICT,
                 "has_games",
@@ -220,7 +213,10 @@ pub(crate) async fn create_token(
         return Err(ApiError::bad_request("bad_request", "a token needs at least one scope"));
     }
     if let Some(s) = scopes.iter().find(|s| !SCOPES.contains(&s.as_str())) {
-        return Err(ApiError::bad_request("bad_request", format!("unknown scope '{s}' (scopes: {})", SCOPES.join(", "))));
+        return Err(ApiError::bad_request(
+            "bad_request",
+            format!("unknown scope '{s}' (scopes: {})", SCOPES.join(", ")),
+        ));
     }
     let existing = match app.store.accounts(AccountQuery::TokensOf(user.id)).await? {
         AccountAnswer::Tokens(t) => t.into_iter().filter(|t| t.revoked_at_ms.is_none()).count(),
@@ -314,7 +310,10 @@ pub(crate) fn public_user_json(app: &AppState, u: &UserRow) -> Value {
 }
 
 /// `GET /api/users/{name}`.
-pub(crate) async fn profile(State(app): State<AppState>, ApiPath(name): ApiPath<String>) -> Result<Json<Value>, ApiError> {
+pub(crate) async fn profile(
+    State(app): State<AppState>,
+    ApiPath(name): ApiPath<String>,
+) -> Result<Json<Value>, ApiError> {
     let user = public_user(&app, &name).await?;
     let ratings = ratings_of(&app, user.id).await?;
     let [games, wins, losses, draws, aborted] = match app.store.accounts(AccountQuery::Counts(user.id)).await? {
@@ -345,7 +344,8 @@ pub(crate) async fn history(
     ApiQuery(q): ApiQuery<HistoryQuery>,
 ) -> Result<Json<Value>, ApiError> {
     let user = public_user(&app, &name).await?;
-    let game = q.game.filter(|g| !g.is_empty()).map(|g| app.registry.get(&g).map(|g| g.id().to_string())).transpose()?;
+    let game =
+        q.game.filter(|g| !g.is_empty()).map(|g| app.registry.get(&g).map(|g| g.id().to_string())).transpose()?;
     let category = q.category.filter(|c| !c.is_empty()).map(|c| crate::ratings::parse_category(&c)).transpose()?;
     let points = match app.store.accounts(AccountQuery::History { user_id: user.id, game, category }).await? {
         AccountAnswer::History(p) => p,
@@ -381,7 +381,8 @@ pub(crate) async fn user_games(
     ApiQuery(q): ApiQuery<UserGamesQuery>,
 ) -> Result<Json<Value>, ApiError> {
     let user = public_user(&app, &name).await?;
-    let game = q.game.filter(|g| !g.is_empty()).map(|g| app.registry.get(&g).map(|g| g.id().to_string())).transpose()?;
+    let game =
+        q.game.filter(|g| !g.is_empty()).map(|g| app.registry.get(&g).map(|g| g.id().to_string())).transpose()?;
     let result = match q.result.as_deref() {
         None | Some("") | Some("all") => None,
         Some(r @ ("win" | "loss" | "draw" | "aborted" | "ongoing")) => Some(r.to_string()),
@@ -395,9 +396,10 @@ pub(crate) async fn user_games(
     let number = |v: Option<String>, what: &str, max: u64| -> Result<Option<u64>, ApiError> {
         v.map(|v| {
             tabula_core::options::parse_number(&v)
-                .filter(|n| (1..=max).contains(&(*n as u64)) && *n >= 1)
-                .map(|n| n as u64)
-                .ok_or_else(|| ApiError::bad_request("bad_request", format!("{what} '{v}' is not a number from 1 to {max}")))
+                .filter(|n| (1..=max).contains(n))
+                .ok_or_else(|| {
+                    ApiError::bad_request("bad_request", format!("{what} '{v}' is not a number from 1 to {max}"))
+                })
         })
         .transpose()
     };
@@ -439,9 +441,11 @@ pub(crate) async fn leaderboard(
     let category = crate::ratings::parse_category(&q.category)?;
     let limit = match q.limit {
         None => 50,
-        Some(v) => tabula_core::options::parse_number(&v).filter(|n| (1..=200).contains(n)).map(|n| n as u32).ok_or_else(
-            || ApiError::bad_request("bad_request", format!("limit '{v}' is not a number from 1 to 200")),
-        )?,
+        Some(v) => {
+            tabula_core::options::parse_number(&v).filter(|n| (1..=200).contains(n)).map(|n| n as u32).ok_or_else(
+                || ApiError::bad_request("bad_request", format!("limit '{v}' is not a number from 1 to 200")),
+            )?
+        }
     };
     let now = app.time.now_ms();
     let rows = match app

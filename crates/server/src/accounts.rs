@@ -149,10 +149,9 @@ pub fn new_token_secret() -> String {
 pub fn session_cookie(id: Option<&str>, secure: bool) -> String {
     let secure = if secure { "; Secure" } else { "" };
     match id {
-        Some(id) => format!(
-            "{SESSION_COOKIE}={id}; Path=/; HttpOnly; SameSite=Lax; Max-Age={}{secure}",
-            SESSION_MS / 1000
-        ),
+        Some(id) => {
+            format!("{SESSION_COOKIE}={id}; Path=/; HttpOnly; SameSite=Lax; Max-Age={}{secure}", SESSION_MS / 1000)
+        }
         None => format!("{SESSION_COOKIE}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0{secure}"),
     }
 }
@@ -274,7 +273,8 @@ impl FromRequestParts<AppState> for Viewer {
     async fn from_request_parts(parts: &mut Parts, app: &AppState) -> Result<Self, Self::Rejection> {
         if let Some(secret) = bearer(&parts.headers) {
             let answer = app.store.accounts(AccountQuery::Token(secret_hash(&secret))).await?;
-            let bad = || ApiError::new(StatusCode::UNAUTHORIZED, "bad_api_token", "this API token is unknown or revoked");
+            let bad =
+                || ApiError::new(StatusCode::UNAUTHORIZED, "bad_api_token", "this API token is unknown or revoked");
             let AccountAnswer::Token(Some((user, token))) = answer else { return Err(bad()) };
             if token.revoked_at_ms.is_some() || user.closed_at_ms.is_some() {
                 return Err(bad());
@@ -283,10 +283,8 @@ impl FromRequestParts<AppState> for Viewer {
             return Ok(Viewer { user: Some((user, Via::Token(scopes))) });
         }
         let Some(id) = session_id(&parts.headers) else { return Ok(Viewer { user: None }) };
-        let answer = app
-            .store
-            .accounts(AccountQuery::Session { id_hash: secret_hash(&id), now_ms: app.time.now_ms() })
-            .await?;
+        let answer =
+            app.store.accounts(AccountQuery::Session { id_hash: secret_hash(&id), now_ms: app.time.now_ms() }).await?;
         let AccountAnswer::User(Some(user)) = answer else { return Ok(Viewer { user: None }) };
         let changes = !matches!(parts.method, Method::GET | Method::HEAD | Method::OPTIONS);
         if changes && !same_origin(&parts.headers) {

@@ -462,8 +462,7 @@ async fn play_move(
     JsonBody(req): JsonBody<MoveBody>,
 ) -> Result<Json<Value>, ApiError> {
     app.limits.check_move(client)?;
-    let (_, game) =
-        app.execute(&id, actor(req.token, &viewer), Command::Move { text: req.text, ply: req.ply }).await?;
+    let (_, game) = app.execute(&id, actor(req.token, &viewer), Command::Move { text: req.text, ply: req.ply }).await?;
     Ok(game_answer(game))
 }
 
@@ -559,11 +558,10 @@ async fn seeks(
     viewer: Viewer,
     ApiQuery(q): ApiQuery<SeeksQuery>,
 ) -> Result<Json<Value>, ApiError> {
-    let game = q.game.filter(|g| !g.is_empty()).map(|g| app.registry.get(&g).map(|g| g.id().to_string())).transpose()?;
-    let rows = app
-        .store
-        .list(ListFilter { status: Some(RoomStatus::Waiting), game, public_only: true, limit: 200 })
-        .await?;
+    let game =
+        q.game.filter(|g| !g.is_empty()).map(|g| app.registry.get(&g).map(|g| g.id().to_string())).transpose()?;
+    let rows =
+        app.store.list(ListFilter { status: Some(RoomStatus::Waiting), game, public_only: true, limit: 200 }).await?;
     let me = viewer.user.as_ref().map(|(u, _)| u);
     let now = app.time.now_ms();
     let mut list = Vec::new();

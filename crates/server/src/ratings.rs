@@ -90,10 +90,7 @@ pub async fn rate(store: &dyn Store, room: &mut Room, now: u64) -> Result<Vec<Wr
     let game = room.game.id();
     let category = room.terms.category.clone().unwrap_or_else(|| category_of(&room.time_control));
     let ids = [room.seats[0].user_id.unwrap_or_default(), room.seats[1].user_id.unwrap_or_default()];
-    let before = [
-        current(store, ids[0], game, &category).await?,
-        current(store, ids[1], game, &category).await?,
-    ];
+    let before = [current(store, ids[0], game, &category).await?, current(store, ids[1], game, &category).await?];
     let winner = room.m.result.as_ref().and_then(|r| r.winner);
     let result = GameResult::for_player(winner, Player::First);
     let (a, b) = rate_game(&before[0], &before[1], result, now);

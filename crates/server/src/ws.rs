@@ -87,7 +87,10 @@ pub async fn upgrade(
     // comes from this site: another site's page may open a WebSocket with
     // the cookie (no CORS for WebSockets), and gets a spectator's socket.
     let user = match viewer {
-        Ok(v) if crate::accounts::same_origin(&headers) || !matches!(v.user, Some((_, crate::accounts::Via::Session))) => {
+        Ok(v)
+            if crate::accounts::same_origin(&headers)
+                || !matches!(v.user, Some((_, crate::accounts::Via::Session))) =>
+        {
             v.user_id()
         }
         _ => None,
@@ -246,7 +249,13 @@ async fn run_session(
     }
 }
 
-async fn handle_message(app: &AppState, h: &Arc<RoomHandle>, client: IpAddr, who: &mut SocketUser, text: &str) -> String {
+async fn handle_message(
+    app: &AppState,
+    h: &Arc<RoomHandle>,
+    client: IpAddr,
+    who: &mut SocketUser,
+    text: &str,
+) -> String {
     let msg: Value = match serde_json::from_str(text) {
         Ok(v) => v,
         Err(e) => return error_message(&Value::Null, &ApiError::bad_request("bad_json", format!("not JSON: {e}"))),
@@ -317,7 +326,9 @@ async fn answer(
         ClientMessage::Resign { token } => (actor(token), Command::Resign),
         ClientMessage::Draw { token, action } => (actor(token), Command::Draw(draw_action(&action)?)),
         ClientMessage::Abort { token } => (actor(token), Command::Abort),
-        ClientMessage::Claim { token, result } => (actor(token), Command::Claim { draw: crate::http::claim_draw(&result)? }),
+        ClientMessage::Claim { token, result } => {
+            (actor(token), Command::Claim { draw: crate::http::claim_draw(&result)? })
+        }
         ClientMessage::Rematch { token } => {
             app.rematch(&h.id, actor(token)).await?;
             return Ok(("ack", None));

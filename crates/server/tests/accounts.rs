@@ -170,8 +170,10 @@ async fn login_errors_do_not_tell_which_names_exist() {
     let server = start("acct-uniform").await;
     let base = &server.base;
     signup(base, "Eve").await;
-    let wrong_password = post(base, "/api/account/login", json!({"username": "Eve", "password": "not her password"})).await;
-    let no_such_user = post(base, "/api/account/login", json!({"username": "Nobody", "password": "not her password"})).await;
+    let wrong_password =
+        post(base, "/api/account/login", json!({"username": "Eve", "password": "not her password"})).await;
+    let no_such_user =
+        post(base, "/api/account/login", json!({"username": "Nobody", "password": "not her password"})).await;
     let bad_name = post(base, "/api/account/login", json!({"username": "???", "password": "not her password"})).await;
     assert_eq!(wrong_password.status, 401);
     assert_eq!(wrong_password.code(), "bad_credentials");
@@ -315,8 +317,14 @@ async fn one_account_cannot_act_for_another() {
         .unwrap()
         .to_string();
     let body = json!({"move": "a1"}).to_string();
-    let r = http_with(base, "POST", &format!("/api/games/{id}/move"), Some(&body), &[("Authorization", &format!("Bearer {t}"))])
-        .await;
+    let r = http_with(
+        base,
+        "POST",
+        &format!("/api/games/{id}/move"),
+        Some(&body),
+        &[("Authorization", &format!("Bearer {t}"))],
+    )
+    .await;
     assert_eq!(r.code(), "bad_token");
     server.running.shutdown().await.unwrap();
 }

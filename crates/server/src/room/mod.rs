@@ -530,9 +530,12 @@ impl Room {
                 .position(|s| s.kind == SeatKind::Human && s.token.as_deref().is_some_and(|t| same_secret(t, token)))
                 .map(Player::from_index)
                 .ok_or(RoomError::BadToken),
-            Actor::User(id) => {
-                self.seats.iter().position(|s| s.user_id == Some(*id)).map(Player::from_index).ok_or(RoomError::BadToken)
-            }
+            Actor::User(id) => self
+                .seats
+                .iter()
+                .position(|s| s.user_id == Some(*id))
+                .map(Player::from_index)
+                .ok_or(RoomError::BadToken),
             Actor::Guest => Err(RoomError::BadToken),
         }
     }

@@ -320,7 +320,16 @@ fn upsert_rating(tx: &Connection, r: &RatingRow) -> rusqlite::Result<()> {
          ON CONFLICT(user_id, game, category) DO UPDATE SET rating = ?4, deviation = ?5, volatility = ?6,
             games = ?7, updated_at_ms = ?8",
     )?
-    .execute(params![r.user_id, r.game, r.category, r.rating, r.deviation, r.volatility, r.games, r.updated_at_ms as i64])?;
+    .execute(params![
+        r.user_id,
+        r.game,
+        r.category,
+        r.rating,
+        r.deviation,
+        r.volatility,
+        r.games,
+        r.updated_at_ms as i64
+    ])?;
     Ok(())
 }
 
@@ -332,7 +341,14 @@ pub(super) fn apply(tx: &Connection, w: &AccountWrite) -> rusqlite::Result<()> {
                 "INSERT INTO users (name, name_key, password_hash, kind, builtin_level, created_at_ms)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
             )?
-            .execute(params![u.name, u.name_key, u.password_hash, u.kind, u.builtin_level, u.created_at_ms as i64])?;
+            .execute(params![
+                u.name,
+                u.name_key,
+                u.password_hash,
+                u.kind,
+                u.builtin_level,
+                u.created_at_ms as i64
+            ])?;
         }
         AccountWrite::CloseUser { user_id, name, at_ms } => {
             tx.execute(
@@ -371,7 +387,13 @@ pub(super) fn apply(tx: &Connection, w: &AccountWrite) -> rusqlite::Result<()> {
                 "INSERT INTO api_tokens (user_id, secret_hash, description, scopes, created_at_ms)
                  VALUES (?1, ?2, ?3, ?4, ?5)",
             )?
-            .execute(params![t.user_id, t.secret_hash, t.description, t.scopes, t.created_at_ms as i64])?;
+            .execute(params![
+                t.user_id,
+                t.secret_hash,
+                t.description,
+                t.scopes,
+                t.created_at_ms as i64
+            ])?;
         }
         AccountWrite::RevokeToken { id, user_id, at_ms } => {
             tx.execute(
@@ -381,12 +403,24 @@ pub(super) fn apply(tx: &Connection, w: &AccountWrite) -> rusqlite::Result<()> {
         }
         AccountWrite::Rating(r) => upsert_rating(tx, r)?,
         AccountWrite::RatingPoint { rating: r, game_id } => {
+            if super::crash_before_ratings_armed() {
+                // The test's crash point: the result is written, the ratings not yet.
+                std::process::abort();
+            }
             upsert_rating(tx, r)?;
             tx.prepare_cached(
                 "INSERT INTO rating_history (user_id, game, category, game_id, at_ms, rating, deviation)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
             )?
-            .execute(params![r.user_id, r.game, r.category, game_id, r.updated_at_ms as i64, r.rating, r.deviation])?;
+            .execute(params![
+                r.user_id,
+                r.game,
+                r.category,
+                game_id,
+                r.updated_at_ms as i64,
+                r.rating,
+                r.deviation
+            ])?;
         }
     }
     Ok(())
@@ -399,11 +433,9 @@ fn one_user(conn: &Connection, sql: &str, p: impl rusqlite::Params) -> rusqlite:
 /// Answer one account question.
 pub(super) fn query(conn: &Connection, q: AccountQuery) -> rusqlite::Result<AccountAnswer> {
     Ok(match q {
-        AccountQuery::UserByName(name) => AccountAnswer::User(one_user(
-            conn,
-            "SELECT * FROM users WHERE name_key = ?1",
-            [name.to_lowercase()],
-        )?),
+        AccountQuery::UserByName(name) => {
+            AccountAnswer::User(one_user(conn, "SELECT * FROM users WHERE name_key = ?1", [name.to_lowercase()])?)
+        }
         AccountQuery::UserById(id) => AccountAnswer::User(one_user(conn, "SELECT * FROM users WHERE id = ?1", [id])?),
         AccountQuery::Session { id_hash, now_ms } => AccountAnswer::User(one_user(
             conn,
@@ -426,15 +458,22 @@ pub(super) fn query(conn: &Connection, q: AccountQuery) -> rusqlite::Result<Acco
         }
         AccountQuery::TokensOf(user_id) => {
             let mut st = conn.prepare_cached("SELECT * FROM api_tokens WHERE user_id = ?1 ORDER BY id")?;
-            { let rows = st.query_map([user_id], row_to_token)?.collect::<rusqlite::Result<_>>()?; AccountAnswer::Tokens(rows) }
+            {
+                let rows = st.query_map([user_id], row_to_token)?.collect::<rusqlite::Result<_>>()?;
+                AccountAnswer::Tokens(rows)
+            }
         }
         AccountQuery::RatingsOf(user_id) => {
             let mut st = conn.prepare_cached(
                 "SELECT r.*, u.name AS owner FROM ratings r JOIN users u ON u.id = r.user_id
                  WHERE r.user_id = ?1 ORDER BY r.game, r.category",
             )?;
-            { let rows = st.query_map([user_id], |r| Ok((row_to_rating(r)?, r.get("owner")?)))?
-                    .collect::<rusqlite::Result<_>>()?; AccountAnswer::Ratings(rows) }
+            {
+                let rows = st
+                    .query_map([user_id], |r| Ok((row_to_rating(r)?, r.get("owner")?)))?
+                    .collect::<rusqlite::Result<_>>()?;
+                AccountAnswer::Ratings(rows)
+            }
         }
         AccountQuery::History { user_id, game, category } => {
             let mut st = conn.prepare_cached(
@@ -442,10 +481,14 @@ pub(super) fn query(conn: &Connection, q: AccountQuery) -> rusqlite::Result<Acco
                  WHERE user_id = ?1 AND (?2 IS NULL OR game = ?2) AND (?3 IS NULL OR category = ?3)
                  ORDER BY at_ms, rowid LIMIT 5000",
             )?;
-            { let rows = st.query_map(params![user_id, game, category], |r| {
-                    Ok((r.get::<_, i64>(0)? as u64, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?))
-                })?
-                .collect::<rusqlite::Result<_>>()?; AccountAnswer::History(rows) }
+            {
+                let rows = st
+                    .query_map(params![user_id, game, category], |r| {
+                        Ok((r.get::<_, i64>(0)? as u64, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?))
+                    })?
+                    .collect::<rusqlite::Result<_>>()?;
+                AccountAnswer::History(rows)
+            }
         }
         AccountQuery::Leaderboard { game, category, max_deviation, limit } => {
             let mut st = conn.prepare_cached(
@@ -453,10 +496,14 @@ pub(super) fn query(conn: &Connection, q: AccountQuery) -> rusqlite::Result<Acco
                  WHERE r.game = ?1 AND r.category = ?2 AND r.deviation <= ?3 AND u.closed_at_ms IS NULL
                  ORDER BY r.rating DESC LIMIT ?4",
             )?;
-            { let rows = st.query_map(params![game, category, max_deviation, limit], |r| {
-                    Ok((row_to_rating(r)?, r.get("owner")?))
-                })?
-                .collect::<rusqlite::Result<_>>()?; AccountAnswer::Ratings(rows) }
+            {
+                let rows = st
+                    .query_map(params![game, category, max_deviation, limit], |r| {
+                        Ok((row_to_rating(r)?, r.get("owner")?))
+                    })?
+                    .collect::<rusqlite::Result<_>>()?;
+                AccountAnswer::Ratings(rows)
+            }
         }
         AccountQuery::GamesOf { user_id, filter } => {
             let mut st = conn.prepare_cached(
@@ -505,8 +552,12 @@ pub(super) fn query(conn: &Connection, q: AccountQuery) -> rusqlite::Result<Acco
             AccountAnswer::Counts(counts)
         }
         AccountQuery::Bots => {
-            let mut st = conn.prepare_cached("SELECT * FROM users WHERE kind = 'bot' AND closed_at_ms IS NULL ORDER BY name_key")?;
-            { let rows = st.query_map([], row_to_user)?.collect::<rusqlite::Result<_>>()?; AccountAnswer::Users(rows) }
+            let mut st = conn
+                .prepare_cached("SELECT * FROM users WHERE kind = 'bot' AND closed_at_ms IS NULL ORDER BY name_key")?;
+            {
+                let rows = st.query_map([], row_to_user)?.collect::<rusqlite::Result<_>>()?;
+                AccountAnswer::Users(rows)
+            }
         }
     })
 }

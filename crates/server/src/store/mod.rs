@@ -7,7 +7,9 @@
 mod accounts;
 mod sqlite;
 
-pub use accounts::{outcome_for, AccountAnswer, AccountQuery, AccountWrite, RatingRow, TokenRow, UserGamesFilter, UserRow};
+pub use accounts::{
+    outcome_for, AccountAnswer, AccountQuery, AccountWrite, RatingRow, TokenRow, UserGamesFilter, UserRow,
+};
 
 pub use sqlite::SqliteStore;
 
@@ -15,6 +17,22 @@ use crate::room::RoomStatus;
 use std::future::Future;
 use std::path::PathBuf;
 use std::pin::Pin;
+
+static CRASH_BEFORE_RATINGS: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Fault injection for the test that kills the server between a rated
+/// result and its ratings: once armed, the database writer aborts the
+/// process the moment it is about to write a rating, inside the
+/// transaction that already holds the game's result. Never armed outside
+/// that test.
+#[doc(hidden)]
+pub fn arm_crash_before_ratings() {
+    CRASH_BEFORE_RATINGS.store(true, std::sync::atomic::Ordering::SeqCst);
+}
+
+pub(crate) fn crash_before_ratings_armed() -> bool {
+    CRASH_BEFORE_RATINGS.load(std::sync::atomic::Ordering::SeqCst)
+}
 
 /// One row of `games`: a game's settings and its current state.
 #[derive(Debug, Clone, PartialEq)]

@@ -7,7 +7,9 @@
 //! If the transaction itself cannot commit, each commit is retried in a
 //! transaction of its own, so one game's failure never fails another's.
 
-use super::{AccountAnswer, AccountQuery, GameRow, ListFilter, MoveRow, Store, StoreError, StoreFuture, StoredGame, Write};
+use super::{
+    AccountAnswer, AccountQuery, GameRow, ListFilter, MoveRow, Store, StoreError, StoreFuture, StoredGame, Write,
+};
 use rusqlite::{params, Connection, OptionalExtension, Transaction};
 use std::collections::HashMap;
 use std::fs::File;
