@@ -25,7 +25,8 @@ pub struct Interval {
 /// kept finite (±1200) at a score of 0 or 1.
 pub fn elo(s: f64) -> f64 {
     let s = s.clamp(0.001, 0.999);
-    -400.0 * (1.0 / s - 1.0).log10()
+    // Adding 0 turns -0 (at a score of exactly 0.5) into 0 for printing.
+    -400.0 * (1.0 / s - 1.0).log10() + 0.0
 }
 
 /// The expected score at an Elo difference.
