@@ -395,11 +395,9 @@ pub(crate) async fn user_games(
     };
     let number = |v: Option<String>, what: &str, max: u64| -> Result<Option<u64>, ApiError> {
         v.map(|v| {
-            tabula_core::options::parse_number(&v)
-                .filter(|n| (1..=max).contains(n))
-                .ok_or_else(|| {
-                    ApiError::bad_request("bad_request", format!("{what} '{v}' is not a number from 1 to {max}"))
-                })
+            tabula_core::options::parse_number(&v).filter(|n| (1..=max).contains(n)).ok_or_else(|| {
+                ApiError::bad_request("bad_request", format!("{what} '{v}' is not a number from 1 to {max}"))
+            })
         })
         .transpose()
     };
