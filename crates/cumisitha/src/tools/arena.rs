@@ -7,12 +7,10 @@
 use crate::ai::{Engine, Limits};
 use crate::notation::{format_uci, parse_uci};
 use crate::rules::Cumisitha;
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::atomic::AtomicBool;
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use tabula_core::uci::{UciEngine, UciError};
 use tabula_core::{Game, NoOptions, Player, Status};
 
 /// Twenty common openings (UCI moves from the start), each played with both
@@ -110,41 +108,9 @@ impl ArenaReport {
 /// Why a match against an external engine stopped.
 #[derive(Debug, thiserror::Error)]
 pub enum ArenaError {
-    /// The engine's command line is empty.
-    #[error("no engine command given")]
-    NoCommand,
-    /// The engine could not be started.
-    #[error("cannot start '{program}': {source} (is it installed? try apt-get install stockfish)")]
-    Start {
-        /// The program named.
-        program: String,
-        /// Why it did not start.
-        source: std::io::Error,
-    },
-    /// The engine's standard input or output could not be opened.
-    #[error("no {0} for the engine")]
-    NoPipe(&'static str),
-    /// Writing to the engine failed.
-    #[error("{engine}: write failed: {source}")]
-    Write {
-        /// The engine's program.
-        engine: String,
-        /// Why.
-        source: std::io::Error,
-    },
-    /// The engine did not answer in time.
-    #[error("{engine} did not answer '{expected}' within {timeout:?}")]
-    Timeout {
-        /// The engine's program.
-        engine: String,
-        /// The answer waited for.
-        expected: String,
-        /// How long we waited.
-        timeout: Duration,
-    },
-    /// The engine exited.
-    #[error("{0} exited")]
-    Exited(String),
+    /// Talking to the external engine failed.
+    #[error(transparent)]
+    Engine(#[from] UciError),
     /// A line of the opening book was refused (a bug in the book).
     #[error("opening {0}: {1}")]
     Opening(&'static str, tabula_core::MoveError),
@@ -153,83 +119,13 @@ pub enum ArenaError {
     NoMove,
 }
 
-/// The external engine, spoken to over its pipes.
-struct External {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-    name: String,
-}
-
-impl External {
-    fn start(command: &[String]) -> Result<External, ArenaError> {
-        let (program, args) = command.split_first().ok_or(ArenaError::NoCommand)?;
-        let spawn = |p: &str| {
-            Command::new(p).args(args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::null()).spawn()
-        };
-        // Debian installs engines in /usr/games, which is often not on PATH.
-        let mut child = spawn(program)
-            .or_else(|e| if program.contains('/') { Err(e) } else { spawn(&format!("/usr/games/{program}")) })
-            .map_err(|source| ArenaError::Start { program: program.clone(), source })?;
-        let stdin = child.stdin.take().ok_or(ArenaError::NoPipe("stdin"))?;
-        let stdout = child.stdout.take().ok_or(ArenaError::NoPipe("stdout"))?;
-        let (tx, rx) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        Ok(External { child, stdin, lines: rx, name: program.clone() })
-    }
-
-    fn send(&mut self, line: &str) -> Result<(), ArenaError> {
-        writeln!(self.stdin, "{line}")
-            .and_then(|_| self.stdin.flush())
-            .map_err(|source| ArenaError::Write { engine: self.name.clone(), source })
-    }
-
-    /// Read lines until one starts with `prefix`; returns it.
-    fn wait_for(&mut self, prefix: &str, timeout: Duration) -> Result<String, ArenaError> {
-        let deadline = Instant::now() + timeout;
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
-                Ok(l) if l.starts_with(prefix) => return Ok(l),
-                Ok(_) => {}
-                Err(RecvTimeoutError::Timeout) => {
-                    let engine = self.name.clone();
-                    return Err(ArenaError::Timeout { engine, expected: prefix.to_string(), timeout });
-                }
-                Err(RecvTimeoutError::Disconnected) => return Err(ArenaError::Exited(self.name.clone())),
-            }
-        }
-    }
-}
-
-impl Drop for External {
-    fn drop(&mut self) {
-        let _ = self.send("quit");
-        std::thread::sleep(Duration::from_millis(50));
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
 /// Play the match; `progress` hears each finished game.
 pub fn run(
     config: &ArenaConfig,
     progress: &mut dyn FnMut(&ArenaGame, &ArenaReport),
 ) -> Result<ArenaReport, ArenaError> {
-    let mut ext = External::start(&config.command)?;
-    ext.send("uci")?;
-    ext.wait_for("uciok", Duration::from_secs(10))?;
-    for (name, value) in &config.options {
-        ext.send(&format!("setoption name {name} value {value}"))?;
-    }
-    ext.send("isready")?;
-    ext.wait_for("readyok", Duration::from_secs(10))?;
+    let mut ext = UciEngine::start(&config.command)?;
+    ext.handshake(&config.options)?;
     let mut engine = Engine::new(config.hash_mb);
     let mut report = ArenaReport::default();
     let ms = config.movetime.as_millis();
@@ -238,9 +134,7 @@ pub fn run(
         let tabula_white = g % 2 == 0;
         let tabula = if tabula_white { Player::First } else { Player::Second };
         engine.new_game();
-        ext.send("ucinewgame")?;
-        ext.send("isready")?;
-        ext.wait_for("readyok", Duration::from_secs(10))?;
+        ext.new_game()?;
         let mut state = Cumisitha::new(&NoOptions);
         let mut moves: Vec<String> = Vec::new();
         for m in book.split_whitespace() {
@@ -258,14 +152,14 @@ pub fn run(
                 report.search_time += r.time;
                 r.best.ok_or(ArenaError::NoMove)?
             } else {
-                ext.send(&format!("position startpos moves {}", moves.join(" ")))?;
-                ext.send(&format!("go movetime {ms}"))?;
-                let line = ext.wait_for("bestmove", config.movetime + Duration::from_secs(10))?;
-                let text = line.split_whitespace().nth(1).unwrap_or("");
+                let position = format!("position startpos moves {}", moves.join(" "));
+                let wait = config.movetime + Duration::from_secs(10);
+                let text = ext.best_move(&position, &format!("go movetime {ms}"), wait)?;
+                let text = text.as_str();
                 match parse_uci(state.board(), text) {
                     Ok(mv) if state.board().is_legal(mv) => mv,
                     _ => {
-                        forfeit = Some((tabula, format!("{} played an illegal move '{text}'", ext.name)));
+                        forfeit = Some((tabula, format!("{} played an illegal move '{text}'", ext.name())));
                         break;
                     }
                 }
