@@ -1,6 +1,6 @@
 //! A client for engines that speak UCI, run as child processes (Debian's
-//! `stockfish`, or any engine speaking UCI in a game's notation). Used by
-//! `tabula bot --engine` and by games' own match tools.
+//! `stockfish`, or any engine speaking UCI in a game's notation), as
+//! `tabula bot --engine` plays them. Nothing in it knows a game.
 //!
 //! Lines from the engine are read on a thread of their own, so every wait
 //! has a timeout and a hung engine is an error, never a hang.
@@ -91,6 +91,11 @@ impl UciEngine {
     /// The program's name, for messages.
     pub fn name(&self) -> &str {
         &self.name
+    }
+
+    /// The engine's process id (e.g. to read its CPU time).
+    pub fn id(&self) -> u32 {
+        self.child.id()
     }
 
     /// `uci` / `uciok`, then each `setoption`, then `isready` / `readyok`.
