@@ -319,7 +319,12 @@ pub fn play(api: &Api, id: &str, brain: &Brain, say: &(dyn Fn(String) + Sync)) -
                 }
                 // The game moved on or ended while the bot thought: the
                 // stream brings the news.
-                Err(e) if matches!(e.code(), Some("stale_ply" | "game_over" | "not_your_turn" | "not_live")) => {
+                Err(e)
+                    if matches!(
+                        e.code(),
+                        Some("stale_ply" | "game_over" | "not_your_turn" | "waiting_for_opponent" | "time_up")
+                    ) =>
+                {
                     moved_at = Some(ply);
                 }
                 Err(e) if e.code().is_none() && !e.is_fatal() => {

@@ -71,10 +71,11 @@ fn an_unreachable_server_is_a_clear_error() {
 }
 
 #[test]
-fn a_server_without_the_bot_api_is_named() {
-    let server = Server::start("nobotapi");
-    let out = tabula(&["bot", "--server", &server.url, "--token", "tba_x", "--level", "easy"]);
+fn a_refused_token_is_a_clear_error() {
+    let server = Server::start("badtoken");
+    let out = tabula(&["bot", "--server", &server.url, "--token", "tba_not_a_real_token", "--level", "easy"]);
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{err}");
-    assert!(err.contains("a Tabula server with the Bot API"), "{err}");
+    assert!(err.contains("the server refused the token (401"), "{err}");
+    assert!(!err.contains("tba_not_a_real_token"), "the token is never printed: {err}");
 }
