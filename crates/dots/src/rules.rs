@@ -397,13 +397,26 @@ impl Dots {
         ORTHOGONAL.map(|d| self.offsets[d])
     }
 
+    /// Play a move known to be playable.
+    #[inline(always)]
+    fn play_playable(&mut self, p: Point) {
+        let color = color_of(self.to_move);
+        self.place(p.0 as usize, color);
+        self.plies += 1;
+        self.to_move = self.to_move.other();
+        self.hash ^= RED_TO_MOVE_KEY;
+        self.last = Some(p);
+    }
+
     /// The heart of the engine: `color` places a dot at the empty cell `c`.
     fn place(&mut self, c: usize, color: Color) {
         let enemy = enemy_of(color);
         let old = self.at(c);
         let own_region_enclosed = old.is_enclosed_by(color);
         // The new dot is a wall for its owner: no longer in its own region.
-        self.write(c, old.with_dot(color));
+        // A playable point may be free; a dot is not.
+        self.free -= old.is_free() as i32;
+        self.put(c, old.with_dot(color));
         self.remove_legal(c);
         self.active[color as usize - 1] += 1;
         self.hash ^= zkey(c, dot_kind(color, false));
@@ -635,7 +648,7 @@ impl Dots {
 
     /// The dot of `color` at `c` became active (`on`) or was captured:
     /// update the ring masks of its eight neighbours.
-    #[inline]
+    #[inline(always)]
     fn set_wall(&mut self, c: usize, color: Color, on: bool) {
         let k = color as usize - 1;
         // Local copies: writing a ring must not make the offsets reload.
@@ -910,12 +923,7 @@ impl Game for Dots {
             debug_assert!(false, "unplayable point {p:?}");
             return;
         }
-        let color = color_of(self.to_move);
-        self.place(p.0 as usize, color);
-        self.plies += 1;
-        self.to_move = self.to_move.other();
-        self.hash ^= RED_TO_MOVE_KEY;
-        self.last = Some(p);
+        self.play_playable(p);
     }
 
     /// The status under the game's own format (see [`Dots::status_under`]).
@@ -996,8 +1004,9 @@ impl Game for Dots {
             // below len / 2^32 (3e-7 on 39x32), and it saves a branchy call
             // per ply.
             let pick = ((rng.next_u32() as u64 * len as u64) >> 32) as usize;
+            // The list holds playable points only.
             let c = self.legal[pick];
-            self.play(Point(c));
+            self.play_playable(Point(c));
             n += 1;
         }
         n
