@@ -13,6 +13,8 @@
 //! - [`time`]: the one source of time, so tests never sleep.
 #![warn(missing_docs)]
 
+mod account_http;
+pub mod accounts;
 mod ai;
 mod app;
 pub mod config;
@@ -20,6 +22,7 @@ mod error;
 mod http;
 mod limits;
 mod net;
+pub mod ratings;
 pub mod room;
 pub mod store;
 pub mod time;
