@@ -32,9 +32,13 @@ pub struct Args {
     /// Seconds each side of a timed game has for its first move (no clock runs before it)
     #[arg(long, value_name = "SECONDS", default_value_t = 30.0, value_parser = crate::util::decimal)]
     first_move_seconds: f64,
-    /// Behind a reverse proxy: count limits by the last X-Forwarded-For address
+    /// Behind a reverse proxy: count limits by the last X-Forwarded-For address (and mark the
+    /// session cookie Secure when the proxy sends X-Forwarded-Proto: https)
     #[arg(long)]
     trust_forwarded_for: bool,
+    /// Always mark the session cookie Secure (the server is reached over HTTPS)
+    #[arg(long)]
+    secure_cookies: bool,
 }
 
 fn positive_ms(what: &str, value: f64, unit_ms: f64) -> Result<u64> {
@@ -51,6 +55,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     config.net.max_connections = args.max_connections;
     config.net.max_connections_per_client = args.max_connections_per_client.max(1);
     config.net.trust_forwarded_for = args.trust_forwarded_for;
+    config.net.secure_cookies = args.secure_cookies;
     config.rooms.expire_waiting_ms = positive_ms("--expire-waiting-hours", args.expire_waiting_hours, 3_600_000.0)?;
     config.rooms.expire_idle_ms = positive_ms("--expire-idle-days", args.expire_idle_days, 86_400_000.0)?;
     config.rooms.first_move_ms = positive_ms("--first-move-seconds", args.first_move_seconds, 1_000.0)?;

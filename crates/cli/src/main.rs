@@ -4,7 +4,10 @@
 //! commands they add (their tools, such as `solve` or `perft`) come from
 //! `tabula_games::REGISTRY`.
 
+mod bot_api;
+mod bot_game;
 mod cmd_bench;
+mod cmd_bot;
 mod cmd_games;
 mod cmd_match;
 mod cmd_play;
@@ -46,6 +49,8 @@ enum Command {
     Replay(cmd_replay::Args),
     /// Run the game server: play in the browser, API and WebSocket (see docs/api.md)
     Serve(cmd_serve::Args),
+    /// Play on a server as a bot account: accept challenges and play them with an AI or a UCI engine
+    Bot(cmd_bot::Args),
 }
 
 /// Every tool the registered games add, in registry order.
@@ -77,7 +82,8 @@ fn command() -> clap::Command {
         .mut_subcommand("play", cmd_play::from_registry)
         .mut_subcommand("match", cmd_match::from_registry)
         .mut_subcommand("tournament", cmd_tournament::from_registry)
-        .mut_subcommand("replay", cmd_replay::from_registry);
+        .mut_subcommand("replay", cmd_replay::from_registry)
+        .mut_subcommand("bot", cmd_bot::from_registry);
     for tool in tools() {
         // The tool parses its own arguments (and prints its own help).
         let args = Arg::new("args")
@@ -137,6 +143,7 @@ fn main() -> ExitCode {
         Command::Bench(a) => cmd_bench::run(a),
         Command::Replay(a) => cmd_replay::run(a),
         Command::Serve(a) => cmd_serve::run(a),
+        Command::Bot(a) => cmd_bot::run(a),
     };
     match result {
         Ok(code) => code,

@@ -2,29 +2,15 @@
 //! the same database, and every acknowledged move is still there and the
 //! games go on.
 
+mod common;
+
 use serde_json::{json, Value};
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::TcpStream;
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-
-fn spawn_server(db: &std::path::Path) -> (Child, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tabula"))
-        .args(["serve", "--addr", "127.0.0.1:0", "--db"])
-        .arg(db)
-        .env("TABULA_LOG", "warn")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start tabula serve");
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
-    let addr =
-        line.trim().strip_prefix("listening on http://").unwrap_or_else(|| panic!("unexpected first line {line:?}"));
-    (child, addr.to_string())
-}
 
 /// One request; `None` when the server is gone.
 fn request(addr: &str, method: &str, path: &str, body: &Value) -> Option<(u16, Value)> {
@@ -100,7 +86,7 @@ fn kill_9_mid_game_loses_no_acknowledged_move() {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     let db = dir.join("crash.sqlite3");
-    let (mut child, addr) = spawn_server(&db);
+    let (mut child, addr) = common::serve(&db);
 
     let played = Arc::new(Mutex::new(Played { games: Vec::new() }));
     let stop = Arc::new(AtomicBool::new(false));
@@ -119,7 +105,7 @@ fn kill_9_mid_game_loses_no_acknowledged_move() {
     stop.store(true, Ordering::Relaxed);
     player.join().unwrap();
 
-    let (mut child, addr) = spawn_server(&db);
+    let (mut child, addr) = common::serve(&db);
     let played = played.lock().unwrap();
     let mut total = 0;
     for (id, tokens, moves) in &played.games {
@@ -152,7 +138,7 @@ fn sigterm_shuts_down_gracefully() {
     let dir = std::env::temp_dir().join(format!("tabula-term-test-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    let (mut child, addr) = spawn_server(&dir.join("term.sqlite3"));
+    let (mut child, addr) = common::serve(&dir.join("term.sqlite3"));
     let (status, _) = request(&addr, "GET", "/api/health", &Value::Null).unwrap();
     assert_eq!(status, 200);
     let killed = Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap();

@@ -24,6 +24,7 @@ pub mod options;
 pub mod record;
 pub mod splitmix;
 pub mod tool;
+pub mod uci;
 
 pub use clock::{Clock, ClockEvent, TimeControl, TimeControlError};
 pub use dynamic::{AgentFactory, DynAgent, DynGame, DynState, Entry, RandomPlayout, Registry};

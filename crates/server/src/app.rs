@@ -68,6 +68,8 @@ pub struct Slot {
     pub(crate) agents: [Option<Box<dyn DynAgent>>; 2],
     /// The AI thinking (or queued) for the side on move.
     pub(crate) thinking: Option<Thought>,
+    /// Connections that speak for each seat now (presence).
+    pub(crate) seat_sockets: [usize; 2],
 }
 
 /// An AI's pending move.
@@ -83,6 +85,8 @@ pub enum SeatRequest {
     Me {
         /// The name shown.
         name: Option<String>,
+        /// The logged-in account sitting here.
+        user: Option<(i64, String)>,
     },
     /// Someone joins through an invite.
     Open {
@@ -93,6 +97,19 @@ pub enum SeatRequest {
     Ai {
         /// The level, or the game's default.
         level: Option<String>,
+    },
+    /// A seat bound to an account (an accepted challenge): the account acts
+    /// for it; its token goes to nobody.
+    Account {
+        /// The account's id and name.
+        user: (i64, String),
+    },
+    /// The server's AI playing as a built-in bot account.
+    BotAi {
+        /// The AI level.
+        level: String,
+        /// The bot account's id and name.
+        user: (i64, String),
     },
 }
 
@@ -108,6 +125,8 @@ pub struct CreateRequest {
     pub seats: [SeatRequest; 2],
     /// Seed for the AI seats.
     pub seed: Option<u64>,
+    /// Rated, public, rating range (the category is worked out here).
+    pub terms: crate::room::Terms,
 }
 
 /// A created game and its secrets.
@@ -159,6 +178,53 @@ pub struct App {
     pub(crate) conns: ConnectionSlots,
     /// Flips to true when the server stops.
     pub shutdown: watch::Receiver<bool>,
+    /// Which accounts are connected now.
+    pub(crate) presence: Arc<Presence>,
+    /// Held while a rated result is rated and stored, so two games of one
+    /// player ending at once do not both start from the same rating.
+    rating_lock: tokio::sync::Mutex<()>,
+    /// Direct challenges, by id.
+    challenges: Mutex<HashMap<String, crate::challenges::Challenge>>,
+    /// Each account's event stream (challenges, game starts and ends).
+    events: Mutex<HashMap<i64, broadcast::Sender<Utf8Bytes>>>,
+    /// Quick-pairing pools.
+    pools: Mutex<crate::pool::Pools>,
+}
+
+/// Connections per account (WebSockets and Bot API streams), for the
+/// "online" flag of profiles.
+#[derive(Default)]
+pub(crate) struct Presence(Mutex<HashMap<i64, usize>>);
+
+impl Presence {
+    /// One more connection of `user`; the guard counts it down when dropped.
+    pub(crate) fn connect(self: &Arc<Self>, user: i64) -> PresenceGuard {
+        *self.0.lock().unwrap_or_else(|p| p.into_inner()).entry(user).or_default() += 1;
+        PresenceGuard { presence: self.clone(), user }
+    }
+
+    /// `user` has a connection open.
+    pub(crate) fn is_online(&self, user: i64) -> bool {
+        self.0.lock().unwrap_or_else(|p| p.into_inner()).get(&user).is_some_and(|n| *n > 0)
+    }
+}
+
+/// A counted connection (see [`Presence::connect`]).
+pub(crate) struct PresenceGuard {
+    presence: Arc<Presence>,
+    user: i64,
+}
+
+impl Drop for PresenceGuard {
+    fn drop(&mut self) {
+        let mut map = self.presence.0.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(n) = map.get_mut(&self.user) {
+            *n = n.saturating_sub(1);
+            if *n == 0 {
+                map.remove(&self.user);
+            }
+        }
+    }
 }
 
 /// The `state` message, shared by every watcher without copying.
@@ -193,7 +259,38 @@ impl App {
             cfg,
             rooms: Mutex::new(HashMap::new()),
             shutdown,
+            presence: Arc::new(Presence::default()),
+            rating_lock: tokio::sync::Mutex::new(()),
+            challenges: Mutex::new(HashMap::new()),
+            events: Mutex::new(HashMap::new()),
+            pools: Mutex::new(crate::pool::Pools::default()),
         })
+    }
+
+    /// The challenges, locked.
+    pub(crate) fn challenges(&self) -> std::sync::MutexGuard<'_, HashMap<String, crate::challenges::Challenge>> {
+        self.challenges.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// The quick-pairing pools, locked.
+    pub(crate) fn pools(&self) -> std::sync::MutexGuard<'_, crate::pool::Pools> {
+        self.pools.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Subscribe to an account's events.
+    pub(crate) fn subscribe_events(&self, user: i64) -> broadcast::Receiver<Utf8Bytes> {
+        let mut map = self.events.lock().unwrap_or_else(|p| p.into_inner());
+        map.entry(user).or_insert_with(|| broadcast::channel(64).0).subscribe()
+    }
+
+    /// Tell an account's event streams (if any is open).
+    pub(crate) fn notify(&self, user: i64, event: Value) {
+        let mut map = self.events.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(tx) = map.get(&user) {
+            if tx.send(Utf8Bytes::from(event.to_string())).is_err() {
+                map.remove(&user); // nobody listens any more
+            }
+        }
     }
 
     fn map(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<RoomHandle>>> {
@@ -217,8 +314,12 @@ impl App {
 
     /// Put a room in memory and start its timer and AI; if another request
     /// put it there first, that one wins.
-    fn install(self: &Arc<Self>, room: Room) -> Arc<RoomHandle> {
+    fn install(self: &Arc<Self>, mut room: Room) -> Arc<RoomHandle> {
         let (tx, _) = broadcast::channel(32);
+        // Presence counts from now: nobody is connected to a game just loaded.
+        let now = self.time.now_ms();
+        room.away_since = [Some(now); 2];
+        room.claim_after_ms = self.cfg.rooms.claim_after_ms;
         let has_ai = room.seats.iter().any(|s| s.kind == SeatKind::Ai);
         let handle = Arc::new(RoomHandle {
             id: room.id.clone(),
@@ -227,6 +328,7 @@ impl App {
                 evicted: false,
                 agents: [None, None],
                 thinking: None,
+                seat_sockets: [0, 0],
             })),
             tx,
             latest: Mutex::new(None),
@@ -310,13 +412,29 @@ impl App {
         change: impl FnOnce(&mut Room, Ctx) -> (R, Vec<Write>),
     ) -> Result<(R, Value), RoomError> {
         let snapshot = slot.room.snapshot();
+        let was_over = slot.room.m.result.is_some();
         let (result, extra) = change(&mut slot.room, self.ctx());
         h.touched_ms.store(self.time.now_ms(), Ordering::Relaxed);
         if slot.room.version() == snapshot.version() {
             return Ok((result, slot.room.to_json(self.time.now_ms())));
         }
+        // A rated result changes both ratings in the very transaction that
+        // records it: both are stored, or neither.
+        let _rating_guard;
+        let mut rating_writes = Vec::new();
+        if crate::ratings::needs_rating(&slot.room) {
+            _rating_guard = self.rating_lock.lock().await;
+            match crate::ratings::rate(self.store.as_ref(), &mut slot.room, self.time.now_ms()).await {
+                Ok(w) => rating_writes = w,
+                Err(e) => {
+                    slot.room.restore(snapshot);
+                    return Err(e.into());
+                }
+            }
+        }
         let mut writes = slot.room.writes_since(&snapshot);
         writes.extend(extra);
+        writes.extend(rating_writes);
         if let Err(e) = self.store.commit(writes).await {
             slot.room.restore(snapshot);
             return Err(e.into());
@@ -325,6 +443,14 @@ impl App {
         let msg = state_message(&game);
         *h.latest.lock().unwrap_or_else(|p| p.into_inner()) = Some(msg.clone());
         let _ = h.tx.send(msg);
+        if !was_over && slot.room.m.result.is_some() {
+            for user in slot.room.seats.iter().filter_map(|s| s.user_id) {
+                self.notify(
+                    user,
+                    json!({"v": 1, "type": "gameFinish", "game": {"id": h.id, "status": game["status"], "result": game["result"]}}),
+                );
+            }
+        }
         if let Some(d) = slot.room.draw_declined.filter(|d| Some(*d) != snapshot.draw_declined()) {
             let event =
                 json!({ "v": 1, "type": "draw_declined", "by": slot.room.players()[d.by.index()], "ply": d.ply });
@@ -399,12 +525,23 @@ impl App {
         let mut seats = Vec::with_capacity(2);
         for (i, s) in req.seats.into_iter().enumerate() {
             seats.push(match s {
-                SeatRequest::Me { name } => {
-                    let seat = Seat::human(name);
+                SeatRequest::Me { name, user } => {
+                    let seat = match user {
+                        Some((id, user)) => Seat::account(id, user),
+                        None => Seat::human(name),
+                    };
                     tokens.push((players[i], seat.token.clone().unwrap_or_default()));
                     seat
                 }
                 SeatRequest::Open { name } => Seat::open(name),
+                SeatRequest::Account { user: (id, name) } => Seat::account(id, name),
+                SeatRequest::BotAi { level, user: (id, name) } => {
+                    let mut seat = Seat::ai(level);
+                    seat.name = name.clone();
+                    seat.user_id = Some(id);
+                    seat.user = Some(name);
+                    seat
+                }
                 SeatRequest::Ai { level } => {
                     // Room::new refuses a level the game does not list.
                     Seat::ai(level.unwrap_or_else(|| game.default_level().to_string()))
@@ -420,8 +557,20 @@ impl App {
             seats,
             seed: req.seed,
             rematch_of: None,
+            terms: req.terms,
         };
-        let room = Room::new(spec, self.ctx())?;
+        let mut room = Room::new(spec, self.ctx())?;
+        // The category follows the clock actually used (options may set it).
+        let category = crate::ratings::category_of(&room.time_control);
+        if room.terms.rated {
+            for seat in room.seats.iter_mut() {
+                if let Some(uid) = seat.user_id {
+                    let r = crate::ratings::current(self.store.as_ref(), uid, game.id(), &category).await?;
+                    seat.rating = Some(crate::ratings::seat_rating(&r, self.time.now_ms()));
+                }
+            }
+        }
+        room.terms.category = Some(category);
         self.store.commit(room.writes_for_new()).await?;
         let invites =
             room.seats.iter().enumerate().filter_map(|(i, s)| Some((players[i], s.invite.clone()?))).collect();
@@ -532,7 +681,9 @@ impl App {
             let leave = if room.status().is_over() {
                 idle >= times.evict_finished_ms
             } else {
-                slot.thinking.is_none() && room.next_deadline().is_none() && idle >= times.evict_idle_ms
+                // A lobby seek stays, so it can be removed when its creator leaves.
+                let seek = room.status() == RoomStatus::Waiting && room.terms.public;
+                !seek && slot.thinking.is_none() && room.next_deadline().is_none() && idle >= times.evict_idle_ms
             };
             if leave {
                 // Under the map's lock, so no watcher subscribes in between.
@@ -584,6 +735,75 @@ impl App {
             }
         }
         Ok(expired)
+    }
+
+    /// Remove the lobby seeks whose creator has had no connection to them
+    /// for `seek_leave_ms`.
+    async fn remove_left_seeks(self: &Arc<Self>) -> usize {
+        let now = self.time.now_ms();
+        let leave_ms = self.cfg.rooms.seek_leave_ms;
+        let handles: Vec<Arc<RoomHandle>> = self.map().values().cloned().collect();
+        let mut removed = 0;
+        for h in handles {
+            let mut slot = h.slot.clone().lock_owned().await;
+            let room = &slot.room;
+            if slot.evicted || room.status() != RoomStatus::Waiting || !room.terms.public {
+                continue;
+            }
+            let creator_gone = room
+                .seats
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| s.kind == SeatKind::Human)
+                .all(|(i, _)| room.away_since[i].is_some_and(|t| now.saturating_sub(t) >= leave_ms));
+            if !creator_gone {
+                continue;
+            }
+            let reason = "aborted: the creator left".to_string();
+            match self.mutate(&h, &mut slot, |room, ctx| (room.expire(ctx, reason), Vec::new())).await {
+                Ok((true, _)) => removed += 1,
+                Ok(_) => {}
+                Err(e) => tracing::warn!(game = %h.id, error = %e, "cannot remove a seek"),
+            }
+        }
+        removed
+    }
+
+    /// A connection speaking for `seat` of game `h` opened (`true`) or
+    /// closed: the seat's presence changes, and watchers hear of it.
+    pub(crate) async fn seat_presence(self: &Arc<Self>, h: &Arc<RoomHandle>, seat: Player, open: bool) {
+        let mut slot = h.slot.lock().await;
+        let i = seat.index();
+        let before = slot.seat_sockets[i];
+        slot.seat_sockets[i] = if open { before + 1 } else { before.saturating_sub(1) };
+        let now_connected = slot.seat_sockets[i] > 0;
+        if now_connected == (before > 0) {
+            return;
+        }
+        slot.room.away_since[i] = if now_connected { None } else { Some(self.time.now_ms()) };
+        let msg = state_message(&slot.room.to_json(self.time.now_ms()));
+        *h.latest.lock().unwrap_or_else(|p| p.into_inner()) = Some(msg.clone());
+        let _ = h.tx.send(msg);
+    }
+
+    /// Show a closed account's seats under its new name in the games in
+    /// memory (the store renames the stored ones).
+    pub(crate) async fn rename_user_in_rooms(self: &Arc<Self>, user_id: i64, name: &str) {
+        let handles: Vec<Arc<RoomHandle>> = self.map().values().cloned().collect();
+        for h in handles {
+            let mut slot = h.slot.lock().await;
+            let mut changed = false;
+            for seat in slot.room.seats.iter_mut().filter(|s| s.user_id == Some(user_id)) {
+                seat.name = name.to_string();
+                seat.user = Some(name.to_string());
+                changed = true;
+            }
+            if changed {
+                let msg = state_message(&slot.room.to_json(self.time.now_ms()));
+                *h.latest.lock().unwrap_or_else(|p| p.into_inner()) = Some(msg.clone());
+                let _ = h.tx.send(msg);
+            }
+        }
     }
 
     /// Stop: no new AI starts and every thinking AI stops.
@@ -668,6 +888,10 @@ pub(crate) async fn housekeeping(app: Arc<App>) {
                 }
                 if let Err(e) = app.expire().await {
                     tracing::warn!(error = %e, "expiry failed");
+                }
+                let removed = app.remove_left_seeks().await;
+                if removed > 0 {
+                    tracing::info!(removed, "seeks removed: their creators left");
                 }
                 app.limits.forget_quiet_clients();
             }

@@ -74,6 +74,10 @@ pub struct NetLimits {
     /// Take the client's address from the last `X-Forwarded-For` entry
     /// (only behind a reverse proxy that sets it).
     pub trust_forwarded_for: bool,
+    /// Mark the session cookie `Secure` (the server is reached over TLS,
+    /// e.g. behind a TLS-terminating proxy). With `trust_forwarded_for`,
+    /// `X-Forwarded-Proto: https` from the proxy does the same per request.
+    pub secure_cookies: bool,
 }
 
 impl Default for NetLimits {
@@ -92,6 +96,7 @@ impl Default for NetLimits {
             max_uri_bytes: 8 * 1024,
             max_header_bytes: 32 * 1024,
             trust_forwarded_for: false,
+            secure_cookies: false,
         }
     }
 }
@@ -123,6 +128,12 @@ pub struct RateLimits {
     /// TCP connections opened (refused at once past it, before any request
     /// is read, so a client reconnecting in a loop costs little).
     pub connections: Rate,
+    /// Login attempts from one address.
+    pub logins: Rate,
+    /// Login attempts on one account name (from anywhere).
+    pub logins_per_account: Rate,
+    /// Accounts made from one address.
+    pub signups: Rate,
 }
 
 impl Default for RateLimits {
@@ -132,6 +143,9 @@ impl Default for RateLimits {
             creates: Rate { per_minute: 30, burst: 20 },
             sockets: Rate { per_minute: 120, burst: 30 },
             connections: Rate { per_minute: 1_800, burst: 200 },
+            logins: Rate { per_minute: 10, burst: 20 },
+            logins_per_account: Rate { per_minute: 1, burst: 5 },
+            signups: Rate { per_minute: 1, burst: 5 },
         }
     }
 }
@@ -144,6 +158,9 @@ impl RateLimits {
             creates: Rate::UNLIMITED,
             sockets: Rate::UNLIMITED,
             connections: Rate::UNLIMITED,
+            logins: Rate::UNLIMITED,
+            logins_per_account: Rate::UNLIMITED,
+            signups: Rate::UNLIMITED,
         }
     }
 }
@@ -185,6 +202,12 @@ pub struct RoomTimes {
     pub evict_idle_ms: u64,
     /// How often eviction and expiry run.
     pub housekeeping_ms: u64,
+    /// In a live game, the player on move may claim the win or a draw once
+    /// the opponent has had no connection for this long.
+    pub claim_after_ms: u64,
+    /// A public waiting game (a lobby seek) is removed once its creator has
+    /// had no connection to it for this long.
+    pub seek_leave_ms: u64,
 }
 
 impl Default for RoomTimes {
@@ -196,6 +219,8 @@ impl Default for RoomTimes {
             evict_finished_ms: 60_000,
             evict_idle_ms: 10 * 60_000,
             housekeeping_ms: 10_000,
+            claim_after_ms: 30_000,
+            seek_leave_ms: 60_000,
         }
     }
 }

@@ -2,6 +2,7 @@
 //! request becomes a room [`Command`] run by [`App::execute`], and its
 //! outcome or error becomes JSON.
 
+use crate::accounts::Viewer;
 use crate::app::{App, CreateRequest, SeatRequest};
 use crate::error::ApiError;
 use crate::net::ClientAddr;
@@ -47,7 +48,37 @@ pub fn router(app: AppState) -> Router {
         .route("/api/games/{id}/rematch", post(rematch))
         .route("/api/games/{id}/export", get(export))
         .route("/api/games/{id}/positions/{ply}", get(position_at))
+        .route("/api/games/{id}/claim", post(claim))
         .route("/api/games/{id}/ws", get(crate::ws::upgrade))
+        .route("/api/seeks", get(seeks))
+        .route("/api/account", get(crate::account_http::me))
+        .route("/api/account/signup", post(crate::account_http::signup))
+        .route("/api/account/login", post(crate::account_http::login))
+        .route("/api/account/logout", post(crate::account_http::logout))
+        .route("/api/account/close", post(crate::account_http::close))
+        .route("/api/account/bot", post(crate::account_http::make_bot))
+        .route("/api/account/tokens", get(crate::account_http::list_tokens).post(crate::account_http::create_token))
+        .route("/api/account/tokens/{id}", axum::routing::delete(crate::account_http::revoke_token))
+        .route("/api/account/tokens/{id}/revoke", post(crate::account_http::revoke_token))
+        .route("/api/users/{name}", get(crate::account_http::profile))
+        .route("/api/users/{name}/history", get(crate::account_http::history))
+        .route("/api/users/{name}/games", get(crate::account_http::user_games))
+        .route("/api/leaderboard", get(crate::account_http::leaderboard))
+        .route("/api/bots", get(crate::account_http::bots))
+        .route("/api/challenges", get(crate::challenges::list).post(crate::challenges::create))
+        .route("/api/challenges/{id}", get(crate::challenges::show))
+        .route("/api/challenges/{id}/accept", post(crate::challenges::accept))
+        .route("/api/challenges/{id}/decline", post(crate::challenges::decline))
+        .route("/api/challenges/{id}/cancel", post(crate::challenges::cancel))
+        .route("/api/pool", get(crate::pool::status))
+        .route("/api/pool/join", post(crate::pool::join))
+        .route("/api/pool/leave", post(crate::pool::leave))
+        .route("/api/stream/event", get(crate::bot_api::stream_events))
+        .route("/api/bot/game/stream/{id}", get(crate::bot_api::stream_game))
+        .route("/api/bot/game/{id}/move/{move}", post(crate::bot_api::play))
+        .route("/api/bot/game/{id}/resign", post(crate::bot_api::resign))
+        .route("/api/bot/game/{id}/abort", post(crate::bot_api::abort))
+        .route("/api/bot/game/{id}/draw/{action}", post(crate::bot_api::draw))
         .fallback(crate::web::fallback)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(axum::extract::DefaultBodyLimit::max(app.cfg.net.max_body_bytes))
@@ -187,7 +218,7 @@ async fn list_games(State(app): State<AppState>, ApiQuery(q): ApiQuery<ListQuery
             )?
         }
     };
-    let rows = app.store.list(ListFilter { status, game, limit }).await?;
+    let rows = app.store.list(ListFilter { status, game, public_only: false, limit }).await?;
     let games: Vec<Value> = rows.iter().map(|r| summary_json(app.registry.get(&r.game).ok(), r)).collect();
     Ok(Json(json!({ "v": 1, "games": games })))
 }
@@ -212,6 +243,37 @@ struct CreateBody {
     seats: Option<Vec<CreateSeat>>,
     #[serde(default)]
     seed: Option<u64>,
+    #[serde(default)]
+    rated: bool,
+    #[serde(default)]
+    public: bool,
+    #[serde(default)]
+    rating_range: Option<Value>,
+}
+
+/// The actor of a request: the seat token when one is given, else the
+/// logged-in account, else a guest.
+pub fn actor(token: Option<String>, viewer: &Viewer) -> Actor {
+    // An API token plays only with the `bot:play` scope.
+    let user = viewer.require_scope("bot:play").ok().map(|u| u.id);
+    match (Actor::from_token(token), user) {
+        (Actor::Guest, Some(id)) => Actor::User(id),
+        (a, _) => a,
+    }
+}
+
+/// A rating range: `[min, max]` or `"1300-1700"`.
+fn parse_rating_range(v: &Value) -> Result<[i32; 2], ApiError> {
+    let bad = |m: String| ApiError::bad_request("bad_request", m);
+    let range = match v {
+        Value::String(s) => tabula_ratings::RatingRange::parse(s).map_err(|e| bad(e.to_string()))?,
+        Value::Array(a) if a.len() == 2 => {
+            let n = |x: &Value| x.as_u64().map(|n| n as u32);
+            tabula_ratings::RatingRange::new(n(&a[0]), n(&a[1])).map_err(|e| bad(e.to_string()))?
+        }
+        _ => return Err(bad("rating_range is [min, max] or \"min-max\"".into())),
+    };
+    Ok([range.min.unwrap_or(0) as i32, range.max.unwrap_or(10_000) as i32])
 }
 
 fn clean_name(name: Option<String>) -> Result<Option<String>, ApiError> {
@@ -250,6 +312,7 @@ pub fn parse_time_control(v: &Value) -> Result<TimeControl, ApiError> {
 async fn create_game(
     State(app): State<AppState>,
     Client(client): Client,
+    viewer: Viewer,
     JsonBody(req): JsonBody<CreateBody>,
 ) -> Result<Response, ApiError> {
     app.limits.check_create(client)?;
@@ -284,10 +347,12 @@ async fn create_game(
         }
     };
     let mut seats = Vec::with_capacity(2);
+    let mut account = viewer.user.as_ref().map(|(u, _)| (u.id, u.name.clone()));
     for (i, s) in seat_bodies.into_iter().enumerate() {
         let name = clean_name(s.name)?;
         seats.push(match s.kind.as_str() {
-            "me" | "human" => SeatRequest::Me { name },
+            // The logged-in creator's (first) own seat is bound to the account.
+            "me" | "human" => SeatRequest::Me { name, user: account.take() },
             "open" => SeatRequest::Open { name },
             "ai" => SeatRequest::Ai { level: s.level },
             other => {
@@ -298,9 +363,30 @@ async fn create_game(
             }
         });
     }
+    let rating_range = req.rating_range.as_ref().filter(|v| !v.is_null()).map(parse_rating_range).transpose()?;
+    if req.rated {
+        let user = viewer.require()?;
+        let me = seats.iter().filter(|s| matches!(s, SeatRequest::Me { .. })).count();
+        let open = seats.iter().filter(|s| matches!(s, SeatRequest::Open { .. })).count();
+        if me != 1 || open != 1 {
+            return Err(ApiError::bad_request(
+                "bad_request",
+                "a rated game has your seat and one open seat (AI opponents are bot accounts, challenged by name)",
+            ));
+        }
+        if user.kind == "bot" {
+            return Err(ApiError::bad_request("bad_request", "a bot account plays through challenges, not seeks"));
+        }
+    } else if rating_range.is_some() {
+        return Err(ApiError::bad_request("bad_request", "a rating range is only for rated games"));
+    }
+    if req.public && !seats.iter().any(|s| matches!(s, SeatRequest::Open { .. })) {
+        return Err(ApiError::bad_request("bad_request", "a public game needs an open seat for someone to join"));
+    }
     let seats: [SeatRequest; 2] =
         seats.try_into().map_err(|_| ApiError::bad_request("bad_request", "a game has two seats"))?;
-    let created = app.create(CreateRequest { game, options, time_control, seats, seed: req.seed }).await?;
+    let terms = crate::room::Terms { rated: req.rated, public: req.public, category: None, rating_range };
+    let created = app.create(CreateRequest { game, options, time_control, seats, seed: req.seed, terms }).await?;
     let tokens: Map<String, Value> =
         created.tokens.into_iter().map(|(p, t)| (p.to_string(), Value::String(t))).collect();
     let invites = invites_json(&created.id, &created.invites);
@@ -330,15 +416,42 @@ struct JoinBody {
     invite: String,
     #[serde(default)]
     name: Option<String>,
+    #[serde(default)]
+    seat: Option<String>,
 }
 
 async fn join_game(
     State(app): State<AppState>,
+    viewer: Viewer,
     ApiPath(id): ApiPath<String>,
     JsonBody(req): JsonBody<JoinBody>,
 ) -> Result<Json<Value>, ApiError> {
     let name = clean_name(req.name)?;
-    let (outcome, game) = app.execute(&id, Actor::Guest, Command::Join { invite: req.invite, name }).await?;
+    let user = viewer.user.as_ref().map(|(u, _)| (u.id, u.name.clone()));
+    let command = if req.invite.is_empty() {
+        // A lobby join: no invite, any eligible player takes the open seat.
+        let (game, category) = {
+            let (_, slot) = app.lock(&id).await?;
+            (slot.room.game, slot.room.terms.category.clone().unwrap_or_default())
+        };
+        let seat = match req.seat.as_deref() {
+            None | Some("") => None,
+            Some(p) => Some(game.player_by_name(p).ok_or_else(|| {
+                ApiError::bad_request("bad_request", format!("seat '{p}' is none of {}", game.players().join(", ")))
+            })?),
+        };
+        let rating = match &user {
+            Some((uid, _)) => {
+                let r = crate::ratings::current(app.store.as_ref(), *uid, game.id(), &category).await?;
+                Some(crate::ratings::seat_rating(&r, app.time.now_ms()))
+            }
+            None => None,
+        };
+        Command::JoinOpen { joiner: crate::room::Joiner { user, rating, seat }, name }
+    } else {
+        Command::Join { invite: req.invite, name, user }
+    };
+    let (outcome, game) = app.execute(&id, Actor::Guest, command).await?;
     let Outcome::Joined { player, token } = outcome else { unreachable!("join answers with a seat") };
     let player = game["players"][player.index()].clone();
     tracing::info!(game = %id, %player, "seat joined");
@@ -358,12 +471,12 @@ struct MoveBody {
 async fn play_move(
     State(app): State<AppState>,
     Client(client): Client,
+    viewer: Viewer,
     ApiPath(id): ApiPath<String>,
     JsonBody(req): JsonBody<MoveBody>,
 ) -> Result<Json<Value>, ApiError> {
     app.limits.check_move(client)?;
-    let (_, game) =
-        app.execute(&id, Actor::from_token(req.token), Command::Move { text: req.text, ply: req.ply }).await?;
+    let (_, game) = app.execute(&id, actor(req.token, &viewer), Command::Move { text: req.text, ply: req.ply }).await?;
     Ok(game_answer(game))
 }
 
@@ -375,19 +488,21 @@ struct TokenBody {
 
 async fn resign(
     State(app): State<AppState>,
+    viewer: Viewer,
     ApiPath(id): ApiPath<String>,
     JsonBody(req): JsonBody<TokenBody>,
 ) -> Result<Json<Value>, ApiError> {
-    let (_, game) = app.execute(&id, Actor::from_token(req.token), Command::Resign).await?;
+    let (_, game) = app.execute(&id, actor(req.token, &viewer), Command::Resign).await?;
     Ok(game_answer(game))
 }
 
 async fn abort(
     State(app): State<AppState>,
+    viewer: Viewer,
     ApiPath(id): ApiPath<String>,
     JsonBody(req): JsonBody<TokenBody>,
 ) -> Result<Json<Value>, ApiError> {
-    let (_, game) = app.execute(&id, Actor::from_token(req.token), Command::Abort).await?;
+    let (_, game) = app.execute(&id, actor(req.token, &viewer), Command::Abort).await?;
     Ok(game_answer(game))
 }
 
@@ -407,27 +522,112 @@ pub fn draw_action(action: &str) -> Result<DrawAction, ApiError> {
 
 async fn draw(
     State(app): State<AppState>,
+    viewer: Viewer,
     ApiPath(id): ApiPath<String>,
     JsonBody(req): JsonBody<DrawBody>,
 ) -> Result<Json<Value>, ApiError> {
     let action = draw_action(&req.action)?;
-    let (_, game) = app.execute(&id, Actor::from_token(req.token), Command::Draw(action)).await?;
+    let (_, game) = app.execute(&id, actor(req.token, &viewer), Command::Draw(action)).await?;
     Ok(game_answer(game))
+}
+
+#[derive(Deserialize)]
+struct ClaimBody {
+    #[serde(default)]
+    token: Option<String>,
+    result: String,
+}
+
+/// Read a claim (`win` or `draw`): true for a draw.
+pub fn claim_draw(result: &str) -> Result<bool, ApiError> {
+    match result {
+        "win" => Ok(false),
+        "draw" => Ok(true),
+        other => Err(ApiError::bad_request("bad_request", format!("claim result '{other}' is not win or draw"))),
+    }
+}
+
+async fn claim(
+    State(app): State<AppState>,
+    viewer: Viewer,
+    ApiPath(id): ApiPath<String>,
+    JsonBody(req): JsonBody<ClaimBody>,
+) -> Result<Json<Value>, ApiError> {
+    let draw = claim_draw(&req.result)?;
+    let (_, game) = app.execute(&id, actor(req.token, &viewer), Command::Claim { draw }).await?;
+    Ok(game_answer(game))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SeeksQuery {
+    #[serde(default)]
+    game: Option<String>,
+}
+
+/// `GET /api/seeks`: the public waiting games, newest first, with whether
+/// the asker may join each.
+async fn seeks(
+    State(app): State<AppState>,
+    viewer: Viewer,
+    ApiQuery(q): ApiQuery<SeeksQuery>,
+) -> Result<Json<Value>, ApiError> {
+    let game =
+        q.game.filter(|g| !g.is_empty()).map(|g| app.registry.get(&g).map(|g| g.id().to_string())).transpose()?;
+    let rows =
+        app.store.list(ListFilter { status: Some(RoomStatus::Waiting), game, public_only: true, limit: 200 }).await?;
+    let me = viewer.user.as_ref().map(|(u, _)| u);
+    let now = app.time.now_ms();
+    let mut list = Vec::new();
+    for row in &rows {
+        let Ok(g) = app.registry.get(&row.game) else { continue };
+        let seats: Vec<crate::room::Seat> = serde_json::from_str(&row.seats).unwrap_or_default();
+        let Some(open) = seats.iter().position(|s| s.kind == crate::room::SeatKind::Open) else { continue };
+        let creator = &seats[1 - open];
+        let range: Option<[i32; 2]> = row.rating_range.as_deref().and_then(|r| serde_json::from_str(r).ok());
+        let category = row.category.clone().unwrap_or_default();
+        let eligible = match me {
+            None => !row.rated,
+            Some(u) if creator.user_id == Some(u.id) => false,
+            Some(u) => match range {
+                None => true,
+                Some([lo, hi]) => {
+                    let r = crate::ratings::current(app.store.as_ref(), u.id, g.id(), &category).await?;
+                    let r = crate::ratings::seat_rating(&r, now).rating;
+                    (lo..=hi).contains(&r)
+                }
+            },
+        };
+        list.push(json!({
+            "id": row.id, "game": row.game, "name": g.name(),
+            "options": summary_json(Some(g), row)["options"].clone(),
+            "time_control": serde_json::from_str::<Value>(&row.time_control).ok(),
+            "category": row.category, "rated": row.rated, "rating_range": range,
+            "creator": {
+                "user": creator.user, "name": if creator.name.is_empty() { g.players()[1 - open] } else { &creator.name },
+                "rating": creator.rating.map(|r| r.rating), "provisional": creator.rating.map(|r| r.provisional),
+            },
+            "open_player": g.players()[open],
+            "created_at_ms": row.created_at_ms,
+            "eligible": eligible,
+        }));
+    }
+    Ok(Json(json!({ "v": 1, "seeks": list })))
 }
 
 async fn rematch(
     State(app): State<AppState>,
+    viewer: Viewer,
     ApiPath(id): ApiPath<String>,
     JsonBody(req): JsonBody<TokenBody>,
 ) -> Result<Response, ApiError> {
     let token = req.token.clone().unwrap_or_default();
-    let started = app.rematch(&id, Actor::from_token(req.token)).await?;
+    let started = app.rematch(&id, actor(req.token, &viewer)).await?;
     let new_id = started.game["id"].as_str().unwrap_or_default().to_string();
     let invites = invites_json(&new_id, &started.invites);
-    Ok((
-        StatusCode::CREATED,
-        Json(json!({ "v": 1, "game": started.game, "tokens": { started.player: token }, "invites": invites })),
-    )
+    // An account acting without a token holds its seat by the account.
+    let tokens = if token.is_empty() { json!({}) } else { json!({ started.player: token }) };
+    Ok((StatusCode::CREATED, Json(json!({ "v": 1, "game": started.game, "tokens": tokens, "invites": invites })))
         .into_response())
 }
 

@@ -13,13 +13,19 @@
 //! - [`time`]: the one source of time, so tests never sleep.
 #![warn(missing_docs)]
 
+mod account_http;
+pub mod accounts;
 mod ai;
 mod app;
+mod bot_api;
+mod challenges;
 pub mod config;
 mod error;
 mod http;
 mod limits;
 mod net;
+mod pool;
+pub mod ratings;
 pub mod room;
 pub mod store;
 pub mod time;
@@ -106,6 +112,10 @@ pub async fn start_with(listener: TcpListener, config: Config) -> Result<Running
     let (shutdown_tx, shutdown_rx) = watch::channel(false);
     let db = config.db.clone();
     let app = App::new(store.clone(), config, conns, shutdown_rx.clone());
+    if let Err(e) = challenges::ensure_builtin_bots(&app).await {
+        let _ = store.close().await;
+        return Err(e.into());
+    }
     let resumed = match app.resume_unfinished().await {
         Ok(n) => n,
         Err(e) => {
@@ -117,6 +127,7 @@ pub async fn start_with(listener: TcpListener, config: Config) -> Result<Running
     tracing::info!(%addr, db = %db.display(), resumed, max_connections, "tabula server started");
     tokio::spawn(app::heartbeat(app.clone()));
     tokio::spawn(app::housekeeping(app.clone()));
+    tokio::spawn(pool::matcher(app.clone()));
     let router = http::router(app.clone());
     let app2 = app.clone();
     let task = tokio::spawn(async move {

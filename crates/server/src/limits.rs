@@ -13,17 +13,17 @@ use std::net::IpAddr;
 use std::num::NonZeroU32;
 use std::time::Duration;
 
-type Keyed = RateLimiter<IpAddr, DefaultKeyedStateStore<IpAddr>, Time, NoOpMiddleware<Duration>>;
+type Keyed<K> = RateLimiter<K, DefaultKeyedStateStore<K>, Time, NoOpMiddleware<Duration>>;
 
-/// One limit, or none.
-struct Limit {
-    limiter: Option<Keyed>,
+/// One limit, or none, keyed by client address (or by any other key).
+struct Limit<K: std::hash::Hash + Eq + Clone = IpAddr> {
+    limiter: Option<Keyed<K>>,
     time: Time,
     what: &'static str,
 }
 
-impl Limit {
-    fn new(rate: Rate, time: &Time, what: &'static str) -> Limit {
+impl<K: std::hash::Hash + Eq + Clone> Limit<K> {
+    fn new(rate: Rate, time: &Time, what: &'static str) -> Limit<K> {
         let limiter = NonZeroU32::new(rate.per_minute).map(|per_minute| {
             let period = Duration::from_micros(60_000_000 / u64::from(per_minute.get()));
             let burst = NonZeroU32::new(rate.burst).unwrap_or(NonZeroU32::MIN);
@@ -33,7 +33,7 @@ impl Limit {
         Limit { limiter, time: time.clone(), what }
     }
 
-    fn check(&self, client: IpAddr) -> Result<(), ApiError> {
+    fn check(&self, client: K) -> Result<(), ApiError> {
         let Some(limiter) = &self.limiter else { return Ok(()) };
         limiter.check_key(&client).map_err(|not_until| {
             let wait = not_until.wait_time_from(self.time.now());
@@ -55,6 +55,9 @@ pub(crate) struct Limits {
     creates: Limit,
     sockets: Limit,
     connections: Limit,
+    logins: Limit,
+    logins_per_account: Limit<String>,
+    signups: Limit,
 }
 
 impl Limits {
@@ -64,6 +67,9 @@ impl Limits {
             creates: Limit::new(rates.creates, time, "new games"),
             sockets: Limit::new(rates.sockets, time, "WebSocket connections"),
             connections: Limit::new(rates.connections, time, "connections"),
+            logins: Limit::new(rates.logins, time, "login attempts"),
+            logins_per_account: Limit::<String>::new(rates.logins_per_account, time, "login attempts on this account"),
+            signups: Limit::new(rates.signups, time, "new accounts"),
         }
     }
 
@@ -87,11 +93,25 @@ impl Limits {
         self.connections.check(client)
     }
 
+    /// A login attempt from `client` on the account `name` (any case).
+    pub fn check_login(&self, client: IpAddr, name: &str) -> Result<(), ApiError> {
+        self.logins.check(client)?;
+        self.logins_per_account.check(name.to_lowercase())
+    }
+
+    /// A new account.
+    pub fn check_signup(&self, client: IpAddr) -> Result<(), ApiError> {
+        self.signups.check(client)
+    }
+
     /// Drop the state of clients whose buckets are full again.
     pub fn forget_quiet_clients(&self) {
         self.moves.forget_quiet();
         self.creates.forget_quiet();
         self.sockets.forget_quiet();
         self.connections.forget_quiet();
+        self.logins.forget_quiet();
+        self.logins_per_account.forget_quiet();
+        self.signups.forget_quiet();
     }
 }

@@ -52,17 +52,49 @@ enum ClientMessage {
         #[serde(default)]
         token: Option<String>,
     },
+    Claim {
+        #[serde(default)]
+        token: Option<String>,
+        result: String,
+    },
+    Hello {
+        #[serde(default)]
+        token: Option<String>,
+    },
 }
 
-const MESSAGE_TYPES: &[&str] = &["ping", "move", "resign", "draw", "abort", "rematch"];
+const MESSAGE_TYPES: &[&str] = &["ping", "move", "resign", "draw", "abort", "rematch", "claim", "hello"];
+
+/// Who a socket speaks for: an account (its session cookie, from this
+/// site), and the seat it counts as present for.
+#[derive(Default)]
+struct SocketUser {
+    user: Option<i64>,
+    seat: Option<tabula_core::Player>,
+    _online: Option<crate::app::PresenceGuard>,
+}
 
 /// `GET /api/games/{id}/ws`.
 pub async fn upgrade(
     State(app): State<AppState>,
     Client(client): Client,
+    headers: axum::http::HeaderMap,
+    viewer: Result<crate::accounts::Viewer, ApiError>,
     path: Result<ApiPath<String>, ApiError>,
     ws: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Response {
+    // A socket acts for the account of its session cookie only when it
+    // comes from this site: another site's page may open a WebSocket with
+    // the cookie (no CORS for WebSockets), and gets a spectator's socket.
+    let user = match viewer {
+        Ok(v)
+            if crate::accounts::same_origin(&headers)
+                || !matches!(v.user, Some((_, crate::accounts::Via::Session))) =>
+        {
+            v.user_id()
+        }
+        _ => None,
+    };
     let ApiPath(id) = match path {
         Ok(p) => p,
         Err(e) => return e.into_response(),
@@ -89,7 +121,7 @@ pub async fn upgrade(
     ws.read_buffer_size(8 * 1024)
         .max_message_size(max)
         .max_frame_size(max)
-        .on_upgrade(move |socket| session(app, id, client, socket))
+        .on_upgrade(move |socket| session(app, id, client, user, socket))
 }
 
 fn error_message(id: &Value, e: &ApiError) -> String {
@@ -126,13 +158,36 @@ async fn close(app: &App, socket: &mut WebSocket, code: u16, reason: &'static st
     send(app, socket, Message::Close(Some(CloseFrame { code, reason: reason.into() }))).await;
 }
 
-async fn session(app: AppState, id: String, client: IpAddr, mut socket: WebSocket) {
+async fn session(app: AppState, id: String, client: IpAddr, user: Option<i64>, mut socket: WebSocket) {
     let Ok((h, mut updates)) = app.watch(&id).await else {
         close(&app, &mut socket, 1011, "the game cannot be loaded").await;
         return;
     };
+    let mut who = SocketUser { user, seat: None, _online: user.map(|u| app.presence.connect(u)) };
+    if let Some(u) = user {
+        let seat = h.slot_lock().await.room.seat_of(&Actor::User(u)).ok();
+        if let Some(seat) = seat {
+            who.seat = Some(seat);
+            app.seat_presence(&h, seat, true).await;
+        }
+    }
+    run_session(&app, &h, &mut updates, client, &mut who, &mut socket).await;
+    if let Some(seat) = who.seat {
+        app.seat_presence(&h, seat, false).await;
+    }
+}
+
+async fn run_session(
+    app: &AppState,
+    h: &Arc<RoomHandle>,
+    updates: &mut tokio::sync::broadcast::Receiver<axum::extract::ws::Utf8Bytes>,
+    client: IpAddr,
+    who: &mut SocketUser,
+    socket: &mut WebSocket,
+) {
+    let app = app.clone();
     let mut shutdown = app.shutdown.clone();
-    if !send(&app, &mut socket, Message::Text(h.latest(&app.time).await)).await {
+    if !send(&app, socket, Message::Text(h.latest(&app.time).await)).await {
         return;
     }
     let ping_every = app.cfg.net.ws_ping_interval_ms;
@@ -147,7 +202,7 @@ async fn session(app: AppState, id: String, client: IpAddr, mut socket: WebSocke
                     Err(RecvError::Lagged(_)) => h.latest(&app.time).await,
                     Err(RecvError::Closed) => break,
                 };
-                if !send(&app, &mut socket, Message::Text(text)).await {
+                if !send(&app, socket, Message::Text(text)).await {
                     break;
                 }
             }
@@ -157,7 +212,7 @@ async fn session(app: AppState, id: String, client: IpAddr, mut socket: WebSocke
                     Some(Ok(Message::Text(t))) => t,
                     Some(Ok(Message::Binary(_))) => {
                         let e = ApiError::bad_request("bad_json", "messages are JSON text frames");
-                        if !send(&app, &mut socket, Message::Text(error_message(&Value::Null, &e).into())).await { break; }
+                        if !send(&app, socket, Message::Text(error_message(&Value::Null, &e).into())).await { break; }
                         continue;
                     }
                     Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
@@ -165,42 +220,48 @@ async fn session(app: AppState, id: String, client: IpAddr, mut socket: WebSocke
                     Some(Err(e)) => {
                         tracing::debug!(game = %h.id, error = %e, "websocket read failed");
                         if let Some((code, reason)) = close_code(e) {
-                            close(&app, &mut socket, code, reason).await;
+                            close(&app, socket, code, reason).await;
                         }
                         break;
                     }
                 };
-                let reply = handle_message(&app, &h, client, text.as_str()).await;
-                if !send(&app, &mut socket, Message::Text(reply.into())).await {
+                let reply = handle_message(&app, h, client, who, text.as_str()).await;
+                if !send(&app, socket, Message::Text(reply.into())).await {
                     break;
                 }
             }
             _ = app.time.sleep_until(next_ping) => {
                 if missed >= app.cfg.net.ws_missed_pongs {
-                    close(&app, &mut socket, 1001, "no answer to ping").await;
+                    close(&app, socket, 1001, "no answer to ping").await;
                     break;
                 }
                 missed += 1;
                 next_ping = app.time.now_ms() + ping_every;
-                if !send(&app, &mut socket, Message::Ping(Default::default())).await {
+                if !send(&app, socket, Message::Ping(Default::default())).await {
                     break;
                 }
             }
             _ = crate::app::stopped(&mut shutdown) => {
-                close(&app, &mut socket, 1001, "the server is stopping").await;
+                close(&app, socket, 1001, "the server is stopping").await;
                 break;
             }
         }
     }
 }
 
-async fn handle_message(app: &AppState, h: &Arc<RoomHandle>, client: IpAddr, text: &str) -> String {
+async fn handle_message(
+    app: &AppState,
+    h: &Arc<RoomHandle>,
+    client: IpAddr,
+    who: &mut SocketUser,
+    text: &str,
+) -> String {
     let msg: Value = match serde_json::from_str(text) {
         Ok(v) => v,
         Err(e) => return error_message(&Value::Null, &ApiError::bad_request("bad_json", format!("not JSON: {e}"))),
     };
     let id = msg.get("id").cloned().unwrap_or(Value::Null);
-    match answer(app, h, client, msg).await {
+    match answer(app, h, client, who, msg).await {
         Ok(extra) => {
             let mut reply = json!({ "v": 1, "type": extra.0, "id": id });
             if let Some(ply) = extra.1 {
@@ -236,19 +297,40 @@ async fn answer(
     app: &AppState,
     h: &Arc<RoomHandle>,
     client: IpAddr,
+    who: &mut SocketUser,
     msg: Value,
 ) -> Result<(&'static str, Option<u64>), ApiError> {
+    // The seat token when given, else the socket's account.
+    let actor = |token: Option<String>| match (Actor::from_token(token), who.user) {
+        (Actor::Guest, Some(u)) => Actor::User(u),
+        (a, _) => a,
+    };
     let (actor, command) = match parse(msg)? {
         ClientMessage::Ping => return Ok(("pong", None)),
+        ClientMessage::Hello { token } => {
+            // From now on this socket counts as the seat's presence.
+            let actor = actor(token);
+            let seat = h.slot_lock().await.room.seat_of(&actor)?;
+            if who.seat != Some(seat) {
+                if let Some(old) = who.seat.replace(seat) {
+                    app.seat_presence(h, old, false).await;
+                }
+                app.seat_presence(h, seat, true).await;
+            }
+            return Ok(("ack", None));
+        }
         ClientMessage::Move { token, text, ply } => {
             app.limits.check_move(client)?;
-            (Actor::from_token(token), Command::Move { text, ply })
+            (actor(token), Command::Move { text, ply })
         }
-        ClientMessage::Resign { token } => (Actor::from_token(token), Command::Resign),
-        ClientMessage::Draw { token, action } => (Actor::from_token(token), Command::Draw(draw_action(&action)?)),
-        ClientMessage::Abort { token } => (Actor::from_token(token), Command::Abort),
+        ClientMessage::Resign { token } => (actor(token), Command::Resign),
+        ClientMessage::Draw { token, action } => (actor(token), Command::Draw(draw_action(&action)?)),
+        ClientMessage::Abort { token } => (actor(token), Command::Abort),
+        ClientMessage::Claim { token, result } => {
+            (actor(token), Command::Claim { draw: crate::http::claim_draw(&result)? })
+        }
         ClientMessage::Rematch { token } => {
-            app.rematch(&h.id, Actor::from_token(token)).await?;
+            app.rematch(&h.id, actor(token)).await?;
             return Ok(("ack", None));
         }
     };

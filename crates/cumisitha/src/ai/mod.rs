@@ -2,6 +2,7 @@
 
 pub mod eval;
 pub mod levels;
+pub mod params;
 pub mod search;
 pub mod see;
 pub mod tt;

@@ -103,10 +103,16 @@ fn run_uci(args: Vec<OsString>) -> Result<(), ToolError> {
 }
 
 #[derive(Parser)]
-#[command(about = MATCH_ABOUT, after_help = "Plays Tabula's Cumisitha engine against an external UCI engine, both at a fixed \n\
-    time per move, adjudicated by Cumisitha rules. Openings come from a fixed book of 20, each played\n\
-    once with each colour (so use an even number of games). See docs/cumisitha-engine.md.\n\n\
-    EXAMPLE:\n  tabula uci-match --engine stockfish --engine-option 'Skill Level=3' --movetime 100 --games 40")]
+#[command(about = MATCH_ABOUT, after_help = "Plays Tabula's Cumisitha engine against an external UCI engine, adjudicated by \n\
+    Cumisitha rules. Both engines get the same budget per move: --movetime (default 100 ms), --nodes or\n\
+    --depth. Openings come from a book of 50, each played once with each colour (a pair), optionally\n\
+    followed by --random-plies seeded random moves that keep material level. With --sprt the match\n\
+    stops as soon as the sequential probability ratio test (pentanomial, on the pairs) decides, and the\n\
+    log-likelihood ratio is printed after every pair. For self-play, the opponent is another build:\n\
+    --engine '/path/to/old/tabula uci'. See docs/cumisitha-engine.md.\n\n\
+    EXAMPLES:\n  tabula uci-match --engine stockfish --engine-option 'Skill Level=10' --movetime 100 --games 100\n  \
+    tabula uci-match --engine '/tmp/base/tabula uci' --nodes 20000 --random-plies 4 --concurrency 2 \\\n      \
+    --games 20000 --sprt 0,5")]
 struct MatchArgs {
     /// The opponent's program (and arguments, separated by spaces)
     #[arg(long, default_value = "stockfish")]
@@ -114,14 +120,33 @@ struct MatchArgs {
     /// An option for the opponent as NAME=VALUE (repeatable), e.g. 'Skill Level=3'
     #[arg(long = "engine-option")]
     engine_options: Vec<String>,
-    /// Milliseconds per move for both engines
-    #[arg(long, default_value_t = 100)]
-    movetime: u64,
+    /// Milliseconds per move for both engines (the default budget: 100)
+    #[arg(long, conflicts_with_all = ["nodes", "depth"])]
+    movetime: Option<u64>,
+    /// Nodes per move for both engines, instead of a time
+    #[arg(long, conflicts_with = "depth")]
+    nodes: Option<u64>,
+    /// Depth per move for both engines, instead of a time
+    #[arg(long)]
+    depth: Option<i32>,
+    /// Games to play (the most, with --sprt); even, so every opening gets both colours
     #[arg(long, default_value_t = 40)]
     games: usize,
     /// Our transposition table in MB
     #[arg(long, default_value_t = 32)]
     hash: usize,
+    /// Games played at once, each by its own pair of engines
+    #[arg(long, default_value_t = 1)]
+    concurrency: usize,
+    /// Seeded random plies after each book line, for more varied openings
+    #[arg(long, default_value_t = 0)]
+    random_plies: u32,
+    /// Seed of the random plies
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Stop when an SPRT decides: ELO0,ELO1[,ALPHA,BETA] (alpha, beta default 0.05), e.g. 0,5
+    #[arg(long)]
+    sprt: Option<String>,
     /// Write every game to this PGN file
     #[arg(long)]
     pgn: Option<std::path::PathBuf>,
@@ -137,21 +162,42 @@ fn run_uci_match(args: Vec<OsString>) -> Result<(), ToolError> {
         let (k, v) = o.split_once('=').ok_or_else(|| input(format!("engine option '{o}' is not NAME=VALUE")))?;
         options.push((k.trim().to_string(), v.trim().to_string()));
     }
-    if args.games == 0 || args.movetime == 0 {
-        return Err(input("--games and --movetime must be above zero"));
+    let limit = match (args.movetime, args.nodes, args.depth) {
+        (_, Some(0), _) | (_, _, Some(0)) | (Some(0), _, _) => {
+            return Err(input("--movetime, --nodes and --depth must be above zero"))
+        }
+        (_, Some(n), _) => arena::MoveLimit::Nodes(n),
+        (_, _, Some(d)) if d > 100 => return Err(input(format!("--depth {d} is too deep (at most 100)"))),
+        (_, _, Some(d)) => arena::MoveLimit::Depth(d),
+        (ms, _, _) => arena::MoveLimit::Movetime(Duration::from_millis(ms.unwrap_or(100))),
+    };
+    if args.games == 0 {
+        return Err(input("--games must be above zero"));
     }
+    if args.concurrency == 0 || args.concurrency > 64 {
+        return Err(input("--concurrency must be between 1 and 64"));
+    }
+    let sprt = args.sprt.as_deref().map(arena::Sprt::parse).transpose().map_err(input)?;
     let config = arena::ArenaConfig {
         command: args.engine.split_whitespace().map(str::to_string).collect(),
         options: options.clone(),
-        movetime: Duration::from_millis(args.movetime),
+        limit,
         games: args.games,
         hash_mb: args.hash,
+        concurrency: args.concurrency,
+        random_plies: args.random_plies,
+        seed: args.seed,
+        sprt,
     };
     let quiet = args.json;
     let report = arena::run(&config, &mut |g, r| {
         if !quiet {
+            let llr = match &r.sprt {
+                Some(s) => format!("  LLR {:+.2} [{:.2}, {:.2}]", s.llr, s.lower, s.upper),
+                None => String::new(),
+            };
             eprintln!(
-                "game {:>3} {:<24} tabula {} {:>3} plies  {:<16} running: +{} ={} -{} ({:.1}%)",
+                "game {:>4} {:<24} tabula {} {:>3} plies  {:<26} running: +{} ={} -{} ({:.1}%){llr}",
                 g.number,
                 g.opening,
                 if g.tabula_white { "white" } else { "black" },
@@ -174,27 +220,55 @@ fn run_uci_match(args: Vec<OsString>) -> Result<(), ToolError> {
         std::fs::write(path, text)?;
     }
     let options_text: Vec<String> = options.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    let score = report.score_interval();
+    let elo = report.elo_interval();
     if args.json {
         println!(
             "{}",
             json!({
-                "engine": args.engine, "engine_options": options_text, "movetime_ms": args.movetime,
+                "engine": args.engine, "engine_options": options_text, "limit": limit.to_string(),
                 "games": report.games.len(), "wins": report.wins, "draws": report.draws, "losses": report.losses,
-                "score": report.score(), "tabula_nps": report.nps(),
+                "score": report.score(), "score_low": score.low, "score_high": score.high,
+                "elo": elo.value, "elo_low": elo.low, "elo_high": elo.high,
+                "pentanomial": report.pentanomial,
+                "sprt": report.sprt.map(|s| json!({
+                    "llr": s.llr, "lower": s.lower, "upper": s.upper, "verdict": s.verdict(),
+                })),
+                "tabula_nps": report.nps(), "wall_seconds": report.wall.as_secs_f64(),
+                "cpu_seconds_tabula": report.cpu_ours.as_secs_f64(),
+                "cpu_seconds_opponent": report.cpu_theirs.as_secs_f64(),
             })
         );
     } else {
         println!(
-            "tabula vs {} [{}], {} ms/move: +{} ={} -{} in {} games, score {:.1}%, tabula {} nodes/s",
+            "tabula vs {} [{}], {}, concurrency {}: +{} ={} -{} in {} games, score {:.1}% [{:.1}%, {:.1}%], \
+             Elo {:+.0} [{:+.0}, {:+.0}]",
             args.engine,
             options_text.join(", "),
-            args.movetime,
+            limit,
+            args.concurrency,
             report.wins,
             report.draws,
             report.losses,
             report.games.len(),
-            100.0 * report.score(),
-            report.nps()
+            100.0 * score.value,
+            100.0 * score.low,
+            100.0 * score.high,
+            elo.value,
+            elo.low,
+            elo.high,
+        );
+        let p = report.pentanomial;
+        println!("pairs by tabula's points (0, 1/2, 1, 3/2, 2): {} {} {} {} {}", p[0], p[1], p[2], p[3], p[4]);
+        if let (Some(s), Some(test)) = (report.sprt, &config.sprt) {
+            println!("{test}: LLR {:.2} (bounds {:.2}, {:.2}): {}", s.llr, s.lower, s.upper, s.verdict());
+        }
+        println!(
+            "tabula {} nodes/s; wall {:.0} s; CPU {:.0} s tabula, {:.0} s opponent",
+            report.nps(),
+            report.wall.as_secs_f64(),
+            report.cpu_ours.as_secs_f64(),
+            report.cpu_theirs.as_secs_f64()
         );
     }
     Ok(())

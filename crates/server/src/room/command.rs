@@ -14,6 +14,20 @@ pub enum Actor {
     /// The server itself acting for a seat (an AI's move). Never built from
     /// a request.
     Seat(Player),
+    /// A logged-in account (session cookie or API token): it acts for the
+    /// seat it holds in the game.
+    User(i64),
+}
+
+/// Who takes an open seat without an invite (a lobby join).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Joiner {
+    /// The account, if logged in.
+    pub user: Option<(i64, String)>,
+    /// Its rating in the game's category, if it has one.
+    pub rating: Option<super::SeatRating>,
+    /// The seat asked for (`None`: the first open one).
+    pub seat: Option<Player>,
 }
 
 impl Actor {
@@ -40,7 +54,7 @@ pub enum DrawAction {
 }
 
 /// An action on a room.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum Command {
     /// Take the open seat of this invite code.
     Join {
@@ -48,6 +62,21 @@ pub enum Command {
         invite: String,
         /// The name to show.
         name: Option<String>,
+        /// The account joining, if logged in.
+        user: Option<(i64, String)>,
+    },
+    /// Take an open seat of a public game without an invite.
+    JoinOpen {
+        /// Who joins.
+        joiner: Joiner,
+        /// The name to show (guests).
+        name: Option<String>,
+    },
+    /// The player on move claims the win or a draw: the opponent has been
+    /// gone long enough.
+    Claim {
+        /// A draw rather than the win.
+        draw: bool,
     },
     /// Play a move.
     Move {
@@ -86,6 +115,8 @@ pub enum Outcome {
     Draw(DrawAction),
     /// The game was aborted.
     Aborted,
+    /// A win or draw was claimed.
+    Claimed,
     /// The rematch, and the seat the asker holds in it (colours swap).
     Rematch {
         /// The rematch's id.

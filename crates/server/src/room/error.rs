@@ -62,6 +62,25 @@ pub enum RoomError {
     /// Abort after one's own first move.
     #[error("a game can only be aborted while it waits for an opponent or before your own first move")]
     CannotAbort,
+    /// A rated game needs an account.
+    #[error("log in to play a rated game")]
+    LoginRequired,
+    /// Joining one's own game.
+    #[error("this is your own game: you already hold a seat in it")]
+    OwnGame,
+    /// The joiner's rating is outside the seek's range.
+    #[error("your rating {rating} is outside this game's range {min}..{max}")]
+    OutOfRange {
+        /// The joiner's rating.
+        rating: i32,
+        /// The lowest allowed.
+        min: i32,
+        /// The highest allowed.
+        max: i32,
+    },
+    /// A claim before the opponent has been gone long enough.
+    #[error("{0}")]
+    CannotClaim(String),
     /// The game's rules refused a setting.
     #[error(transparent)]
     Game(#[from] TabulaError),

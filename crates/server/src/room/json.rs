@@ -34,12 +34,26 @@ fn seat_json(seat: &Seat, player: &str) -> Value {
         "name": name,
         "level": seat.level,
         "joined": seat.kind != SeatKind::Open,
+        "user": seat.user,
+        "rating": seat.rating.map(|r| r.rating),
+        "provisional": seat.rating.map(|r| r.provisional),
     })
 }
 
 /// Seats in public form (never the secrets).
 pub fn public_seats(seats: &[Seat; 2], players: [&str; 2]) -> Value {
     Value::Array(seats.iter().zip(players).map(|(s, p)| seat_json(s, p)).collect())
+}
+
+/// Seats in public form with whether each is connected now.
+fn seats_with_presence(room: &Room) -> Value {
+    let mut seats = public_seats(&room.seats, room.players());
+    if let Value::Array(list) = &mut seats {
+        for (i, s) in list.iter_mut().enumerate() {
+            s["online"] = json!(room.seats[i].kind == SeatKind::Ai || room.away_since[i].is_none());
+        }
+    }
+    seats
 }
 
 impl Room {
@@ -120,7 +134,16 @@ impl Room {
             "options": options_json(&self.options),
             "time_control": self.time_control,
             "record_format": self.game.record_format(),
-            "seats": public_seats(&self.seats, players),
+            "seats": seats_with_presence(self),
+            "presence": pair_json(players, std::array::from_fn::<bool, 2, _>(|i| {
+                self.seats[i].kind == SeatKind::Ai || self.away_since[i].is_none()
+            })),
+            "claim_available_at_ms": self.claim_available_at(),
+            "rated": self.terms.rated,
+            "public": self.terms.public,
+            "category": self.terms.category,
+            "rating_range": self.terms.rating_range,
+            "rating_changes": self.rating_changes,
             "status": self.status(),
             "state": self.state_json(),
             "view": self.m.state.view(),
@@ -153,6 +176,12 @@ pub fn summary_json(game: Option<&'static dyn DynGame>, row: &GameRow) -> Value 
         "plies": row.plies,
         "to_move": row.to_move,
         "seats": seats.map(|s| public_seats(&s, players)),
+        "rated": row.rated,
+        "public": row.public,
+        "category": row.category,
+        "rating_range": row.rating_range.as_deref().and_then(|r| serde_json::from_str::<Value>(r).ok()),
+        "rating_changes": row.rating_changes.as_deref().and_then(|r| serde_json::from_str::<Value>(r).ok()),
+        "time_control": serde_json::from_str::<Value>(&row.time_control).ok(),
         "result": row.result.as_deref().and_then(|r| serde_json::from_str::<Value>(r).ok()),
         "created_at_ms": row.created_at_ms,
         "updated_at_ms": row.updated_at_ms,

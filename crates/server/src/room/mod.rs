@@ -18,6 +18,7 @@
 //! create rooms with `Room::new` and read results from the store.
 
 mod abort;
+mod claim;
 mod command;
 mod draw;
 mod error;
@@ -28,7 +29,7 @@ mod rematch;
 mod resign;
 mod timers;
 
-pub use command::{Actor, Command, DrawAction, Outcome};
+pub use command::{Actor, Command, DrawAction, Joiner, Outcome};
 pub use error::RoomError;
 pub use json::{public_seats, summary_json};
 
@@ -117,6 +118,25 @@ pub struct Seat {
     /// Secret invite code of an open seat.
     #[serde(default)]
     pub invite: Option<String>,
+    /// The account sitting here (issue 14), if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub user_id: Option<i64>,
+    /// That account's name, shown publicly.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub user: Option<String>,
+    /// That account's rating in this game's category when a rated game
+    /// started, and whether it was provisional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rating: Option<SeatRating>,
+}
+
+/// A seat's rating at the start of a rated game.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct SeatRating {
+    /// The rating, rounded.
+    pub rating: i32,
+    /// High deviation: the rating is not yet reliable.
+    pub provisional: bool,
 }
 
 impl Seat {
@@ -128,7 +148,15 @@ impl Seat {
             level: None,
             token: Some(random_string(32)),
             invite: None,
+            user_id: None,
+            user: None,
+            rating: None,
         }
+    }
+
+    /// A human seat held by an account (it also gets a token).
+    pub fn account(user_id: i64, user: String) -> Seat {
+        Seat { user_id: Some(user_id), name: user.clone(), user: Some(user), ..Seat::human(None) }
     }
 
     /// An open seat with a fresh invite code.
@@ -139,12 +167,24 @@ impl Seat {
             level: None,
             token: None,
             invite: Some(random_string(24)),
+            user_id: None,
+            user: None,
+            rating: None,
         }
     }
 
     /// An AI seat.
     pub fn ai(level: String) -> Seat {
-        Seat { kind: SeatKind::Ai, name: format!("AI ({level})"), level: Some(level), token: None, invite: None }
+        Seat {
+            kind: SeatKind::Ai,
+            name: format!("AI ({level})"),
+            level: Some(level),
+            token: None,
+            invite: None,
+            user_id: None,
+            user: None,
+            rating: None,
+        }
     }
 
     /// An AI seat's level when `game` does not list it.
@@ -221,6 +261,23 @@ pub struct RoomSpec {
     pub seed: Option<u64>,
     /// The game this is the rematch of.
     pub rematch_of: Option<String>,
+    /// Rated, public, rating range.
+    pub terms: Terms,
+}
+
+/// How a game is played for: rated or not, listed or not, and who may
+/// take its open seat.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Terms {
+    /// Rated: the result changes both ratings.
+    pub rated: bool,
+    /// Listed in the lobby: anyone eligible may take the open seat
+    /// without the invite.
+    pub public: bool,
+    /// The speed category (from the time control).
+    pub category: Option<String>,
+    /// A joiner's rating must lie in this range (rated games).
+    pub rating_range: Option<[i32; 2]>,
 }
 
 /// One hosted game.
@@ -253,6 +310,15 @@ pub struct Room {
     pub rematch_of: Option<String>,
     /// Seed of the AI seats.
     pub seed: u64,
+    /// Rated, public, rating range.
+    pub terms: Terms,
+    /// Both rating changes of a finished rated game, as JSON.
+    pub rating_changes: Option<Value>,
+    /// Since when each seat has had no connection (not stored: a loaded
+    /// game counts from when it was loaded); `None` while connected.
+    pub away_since: [Option<u64>; 2],
+    /// How long an opponent must be gone before a claim (from the config).
+    pub claim_after_ms: u64,
     /// When the game was created.
     pub created_at_ms: u64,
     /// When it last changed.
@@ -273,6 +339,7 @@ pub struct Snapshot {
     aborted: bool,
     seats: [Seat; 2],
     rematch_id: Option<String>,
+    rating_changes: Option<Value>,
     updated_at_ms: u64,
     version: u64,
 }
@@ -333,6 +400,10 @@ impl Room {
             rematch_id: None,
             rematch_of: spec.rematch_of,
             seed: spec.seed.unwrap_or_else(|| rand::rng().random()),
+            terms: spec.terms,
+            rating_changes: None,
+            away_since: [Some(ctx.now); 2],
+            claim_after_ms: ctx.times.claim_after_ms,
             created_at_ms: ctx.now,
             updated_at_ms: ctx.now,
             version: 1,
@@ -403,6 +474,15 @@ impl Room {
             rematch_id: row.rematch_id.clone(),
             rematch_of: row.rematch_of.clone(),
             seed: row.seed,
+            terms: Terms {
+                rated: row.rated,
+                public: row.public,
+                category: row.category.clone(),
+                rating_range: row.rating_range.as_deref().and_then(|t| serde_json::from_str(t).ok()),
+            },
+            rating_changes: row.rating_changes.as_deref().and_then(|t| serde_json::from_str(t).ok()),
+            away_since: [Some(row.updated_at_ms); 2],
+            claim_after_ms: crate::config::RoomTimes::default().claim_after_ms,
             created_at_ms: row.created_at_ms,
             updated_at_ms: row.updated_at_ms,
             version: 1,
@@ -450,6 +530,12 @@ impl Room {
                 .position(|s| s.kind == SeatKind::Human && s.token.as_deref().is_some_and(|t| same_secret(t, token)))
                 .map(Player::from_index)
                 .ok_or(RoomError::BadToken),
+            Actor::User(id) => self
+                .seats
+                .iter()
+                .position(|s| s.user_id == Some(*id))
+                .map(Player::from_index)
+                .ok_or(RoomError::BadToken),
             Actor::Guest => Err(RoomError::BadToken),
         }
     }
@@ -467,7 +553,12 @@ impl Room {
     /// Run a command for `actor` (see [`Command`]).
     pub fn apply(&mut self, ctx: Ctx, actor: &Actor, command: Command) -> Result<Outcome, RoomError> {
         match command {
-            Command::Join { invite, name } => self.join(ctx, &invite, name),
+            Command::Join { invite, name, user } => self.join(ctx, &invite, name, user),
+            Command::JoinOpen { joiner, name } => self.join_open(ctx, joiner, name),
+            Command::Claim { draw } => {
+                let player = self.seat_of(actor)?;
+                self.claim(ctx, player, draw)
+            }
             Command::Move { text, ply } => {
                 let player = self.seat_of(actor)?;
                 self.play(ctx, player, &text, ply)
@@ -548,8 +639,12 @@ impl Room {
     /// The store must load this game at start-up: a clock or a timer runs,
     /// or an AI seat may have to move.
     fn needs_resume(&self) -> bool {
-        self.status() == RoomStatus::Live
-            && (!self.time_control.is_none() || self.seats.iter().any(|s| s.kind == SeatKind::Ai))
+        match self.status() {
+            RoomStatus::Live => !self.time_control.is_none() || self.seats.iter().any(|s| s.kind == SeatKind::Ai),
+            // A lobby seek, so it can be removed if its creator does not come back.
+            RoomStatus::Waiting => self.terms.public,
+            _ => false,
+        }
     }
 
     /// The game row as stored.
@@ -576,6 +671,12 @@ impl Room {
             seed: self.seed,
             created_at_ms: self.created_at_ms,
             updated_at_ms: self.updated_at_ms,
+            users: [self.seats[0].user_id, self.seats[1].user_id],
+            rated: self.terms.rated,
+            public: self.terms.public,
+            category: self.terms.category.clone(),
+            rating_changes: self.rating_changes.as_ref().map(Value::to_string),
+            rating_range: self.terms.rating_range.map(|r| format!("[{},{}]", r[0], r[1])),
         }
     }
 
@@ -621,6 +722,7 @@ impl Room {
             aborted: self.aborted,
             seats: self.seats.clone(),
             rematch_id: self.rematch_id.clone(),
+            rating_changes: self.rating_changes.clone(),
             updated_at_ms: self.updated_at_ms,
             version: self.version,
         }
@@ -638,6 +740,7 @@ impl Room {
         self.aborted = s.aborted;
         self.seats = s.seats;
         self.rematch_id = s.rematch_id;
+        self.rating_changes = s.rating_changes;
         self.updated_at_ms = s.updated_at_ms;
         self.version = s.version;
     }

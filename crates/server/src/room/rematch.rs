@@ -26,6 +26,7 @@ impl Room {
             if seat.kind == SeatKind::Open {
                 seat.invite = Some(random_string(24));
             }
+            seat.rating = None;
             seat
         });
         let spec = RoomSpec {
@@ -36,6 +37,7 @@ impl Room {
             seats,
             seed: Some(self.seed.wrapping_add(1)),
             rematch_of: Some(self.id.clone()),
+            terms: self.terms.clone(),
         };
         let room = Room::new(spec, ctx)?;
         self.rematch_id = Some(room.id.clone());

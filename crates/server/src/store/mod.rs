@@ -4,7 +4,12 @@
 //! migrations when it opens, and a change is durable before its future
 //! resolves: nothing is acknowledged or pushed before that.
 
+mod accounts;
 mod sqlite;
+
+pub use accounts::{
+    outcome_for, AccountAnswer, AccountQuery, AccountWrite, RatingRow, TokenRow, UserGamesFilter, UserRow,
+};
 
 pub use sqlite::SqliteStore;
 
@@ -12,6 +17,22 @@ use crate::room::RoomStatus;
 use std::future::Future;
 use std::path::PathBuf;
 use std::pin::Pin;
+
+static CRASH_BEFORE_RATINGS: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Fault injection for the test that kills the server between a rated
+/// result and its ratings: once armed, the database writer aborts the
+/// process the moment it is about to write a rating, inside the
+/// transaction that already holds the game's result. Never armed outside
+/// that test.
+#[doc(hidden)]
+pub fn arm_crash_before_ratings() {
+    CRASH_BEFORE_RATINGS.store(true, std::sync::atomic::Ordering::SeqCst);
+}
+
+pub(crate) fn crash_before_ratings_armed() -> bool {
+    CRASH_BEFORE_RATINGS.load(std::sync::atomic::Ordering::SeqCst)
+}
 
 /// One row of `games`: a game's settings and its current state.
 #[derive(Debug, Clone, PartialEq)]
@@ -57,6 +78,19 @@ pub struct GameRow {
     pub created_at_ms: u64,
     /// When it last changed.
     pub updated_at_ms: u64,
+    /// The accounts in the seats, first player's first (`None`: a guest,
+    /// an AI, an open seat).
+    pub users: [Option<i64>; 2],
+    /// A rated game.
+    pub rated: bool,
+    /// Listed in the lobby: anyone eligible may take its open seat.
+    pub public: bool,
+    /// The speed category (`blitz`, ...), for rated games and filters.
+    pub category: Option<String>,
+    /// Both rating changes of a finished rated game, as JSON.
+    pub rating_changes: Option<String>,
+    /// The rating range a joiner must be in, as JSON `[min, max]`.
+    pub rating_range: Option<String>,
 }
 
 /// One row of the append-only `moves` log.
@@ -94,6 +128,8 @@ pub enum Write {
     Game(Box<GameRow>),
     /// Append a move.
     Move(MoveRow),
+    /// Something about accounts, sessions, tokens or ratings.
+    Account(AccountWrite),
 }
 
 /// Which games to list.
@@ -103,6 +139,8 @@ pub struct ListFilter {
     pub status: Option<RoomStatus>,
     /// Only games of this type.
     pub game: Option<String>,
+    /// Only public games (listed in the lobby).
+    pub public_only: bool,
     /// At most this many, newest activity first.
     pub limit: u32,
 }
@@ -165,6 +203,15 @@ pub enum StoreError {
     Closed,
 }
 
+impl StoreError {
+    /// A uniqueness (or other) constraint refused the write: e.g. a
+    /// username that is taken.
+    pub fn is_constraint(&self) -> bool {
+        matches!(self, StoreError::Sqlite(rusqlite::Error::SqliteFailure(e, _))
+            if e.code == rusqlite::ErrorCode::ConstraintViolation)
+    }
+}
+
 /// The future of a store operation.
 pub type StoreFuture<'a, T> = Pin<Box<dyn Future<Output = Result<T, StoreError>> + Send + 'a>>;
 
@@ -189,4 +236,6 @@ pub trait Store: Send + Sync + 'static {
     fn last_alive(&self) -> StoreFuture<'_, Option<u64>>;
     /// Finish pending writes and release the database (and its lock).
     fn close(&self) -> StoreFuture<'_, ()>;
+    /// Answer a question about accounts, sessions, tokens or ratings.
+    fn accounts(&self, query: AccountQuery) -> StoreFuture<'_, AccountAnswer>;
 }

@@ -7,7 +7,9 @@
 //! If the transaction itself cannot commit, each commit is retried in a
 //! transaction of its own, so one game's failure never fails another's.
 
-use super::{GameRow, ListFilter, MoveRow, Store, StoreError, StoreFuture, StoredGame, Write};
+use super::{
+    AccountAnswer, AccountQuery, GameRow, ListFilter, MoveRow, Store, StoreError, StoreFuture, StoredGame, Write,
+};
 use rusqlite::{params, Connection, OptionalExtension, Transaction};
 use std::collections::HashMap;
 use std::fs::File;
@@ -63,8 +65,12 @@ CREATE INDEX games_to_expire ON games(status, timed, updated_at_ms);
 CREATE INDEX games_by_update ON games(updated_at_ms);
 ";
 
+// Version 3 (issue 14): accounts, sessions, API tokens, ratings and their
+// history; games know their accounts, rated/public flags and category
+// (in `accounts.rs`).
+
 /// Migrations by `PRAGMA user_version`: index i brings the schema to version i+1.
-const MIGRATIONS: &[&str] = &[SCHEMA_V1, SCHEMA_V2];
+const MIGRATIONS: &[&str] = &[SCHEMA_V1, SCHEMA_V2, super::accounts::SCHEMA_V3];
 
 enum Job {
     Commit(Vec<Write>, oneshot::Sender<Result<(), StoreError>>),
@@ -165,11 +171,14 @@ fn apply(tx: &Connection, w: &Write) -> rusqlite::Result<()> {
             tx.prepare_cached(
                 "INSERT INTO games (id, game, options, time_control, seats, status, plies, to_move, result, clock,
                     draw_offer, rematch_id, rematch_of, seed, created_at_ms, updated_at_ms,
-                    draw_declined, first_move_deadline_ms, timed, resume)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)
+                    draw_declined, first_move_deadline_ms, timed, resume,
+                    first_user_id, second_user_id, rated, public, category, rating_changes, rating_range)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20,
+                    ?21, ?22, ?23, ?24, ?25, ?26, ?27)
                  ON CONFLICT(id) DO UPDATE SET seats = ?5, status = ?6, plies = ?7, to_move = ?8, result = ?9,
                     clock = ?10, draw_offer = ?11, rematch_id = ?12, updated_at_ms = ?16,
-                    draw_declined = ?17, first_move_deadline_ms = ?18, resume = ?20",
+                    draw_declined = ?17, first_move_deadline_ms = ?18, resume = ?20,
+                    first_user_id = ?21, second_user_id = ?22, rating_changes = ?26",
             )?
             .execute(params![
                 g.id,
@@ -192,6 +201,13 @@ fn apply(tx: &Connection, w: &Write) -> rusqlite::Result<()> {
                 g.first_move_deadline_ms.map(|v| v as i64),
                 g.timed,
                 g.resume,
+                g.users[0],
+                g.users[1],
+                g.rated,
+                g.public,
+                g.category,
+                g.rating_changes,
+                g.rating_range,
             ])?;
         }
         Write::Move(m) => {
@@ -201,6 +217,7 @@ fn apply(tx: &Connection, w: &Write) -> rusqlite::Result<()> {
             )?
             .execute(params![m.game_id, m.ply, m.text, m.display, m.at_ms as i64, m.clocks, m.score])?;
         }
+        Write::Account(a) => super::accounts::apply(tx, a)?,
     }
     Ok(())
 }
@@ -291,7 +308,7 @@ fn writer_loop(mut conn: Connection, jobs: mpsc::Receiver<Job>) {
     }
 }
 
-fn row_to_game(r: &rusqlite::Row) -> rusqlite::Result<GameRow> {
+pub(super) fn row_to_game(r: &rusqlite::Row) -> rusqlite::Result<GameRow> {
     let status: String = r.get("status")?;
     Ok(GameRow {
         id: r.get("id")?,
@@ -316,6 +333,12 @@ fn row_to_game(r: &rusqlite::Row) -> rusqlite::Result<GameRow> {
         seed: r.get::<_, i64>("seed")? as u64,
         created_at_ms: r.get::<_, i64>("created_at_ms")? as u64,
         updated_at_ms: r.get::<_, i64>("updated_at_ms")? as u64,
+        users: [r.get("first_user_id")?, r.get("second_user_id")?],
+        rated: r.get("rated")?,
+        public: r.get("public")?,
+        category: r.get("category")?,
+        rating_changes: r.get("rating_changes")?,
+        rating_range: r.get("rating_range")?,
     })
 }
 
@@ -385,9 +408,10 @@ fn resumable(conn: &Connection) -> rusqlite::Result<Vec<StoredGame>> {
 fn list(conn: &Connection, f: &ListFilter) -> rusqlite::Result<Vec<GameRow>> {
     let mut st = conn.prepare_cached(
         "SELECT * FROM games WHERE (?1 IS NULL OR status = ?1) AND (?2 IS NULL OR game = ?2)
+           AND (?4 = 0 OR public = 1)
          ORDER BY updated_at_ms DESC LIMIT ?3",
     )?;
-    let rows = st.query_map(params![f.status.map(|s| s.as_str()), f.game, f.limit], row_to_game)?;
+    let rows = st.query_map(params![f.status.map(|s| s.as_str()), f.game, f.limit, f.public_only], row_to_game)?;
     rows.collect()
 }
 
@@ -492,6 +516,10 @@ impl Store for SqliteStore {
                 .optional()
                 .map(|v| v.map(|v| v as u64))
         })
+    }
+
+    fn accounts(&self, query: AccountQuery) -> StoreFuture<'_, AccountAnswer> {
+        self.read(move |c| super::accounts::query(c, query))
     }
 
     fn close(&self) -> StoreFuture<'_, ()> {

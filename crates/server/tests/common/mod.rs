@@ -230,3 +230,78 @@ pub fn parse_answer(bytes: &[u8]) -> Reply {
     let status = head.split_whitespace().nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
     Reply { status, headers: head.to_string(), body: body.to_string() }
 }
+
+/// One request with extra headers (cookies, Origin, ...).
+pub async fn http_with(base: &str, method: &str, path: &str, body: Option<&str>, headers: &[(&str, &str)]) -> Reply {
+    let mut s = TcpStream::connect(base).await.unwrap();
+    let body = body.unwrap_or("");
+    let extra: String = headers.iter().map(|(k, v)| format!("{k}: {v}\r\n")).collect();
+    let req = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {base}\r\nConnection: close\r\nContent-Type: application/json\r\n{extra}Content-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    s.write_all(req.as_bytes()).await.unwrap();
+    let mut raw = Vec::new();
+    s.read_to_end(&mut raw).await.unwrap();
+    parse_answer(&raw)
+}
+
+impl Reply {
+    /// The value of the `tabula_session` cookie this answer sets, if any.
+    pub fn session_cookie(&self) -> Option<String> {
+        self.set_cookie().and_then(|c| {
+            let v = c.split(';').next()?.trim().strip_prefix("tabula_session=")?.to_string();
+            Some(v)
+        })
+    }
+    /// The whole `Set-Cookie` header.
+    pub fn set_cookie(&self) -> Option<String> {
+        self.headers
+            .lines()
+            .find(|l| l.to_ascii_lowercase().starts_with("set-cookie:"))
+            .map(|l| l.split_once(':').unwrap().1.trim().to_string())
+    }
+}
+
+/// A browser-like session: its cookie, sent with the site's own Origin.
+#[derive(Clone)]
+pub struct Browser {
+    pub base: String,
+    pub cookie: String,
+}
+
+impl Browser {
+    fn headers(&self) -> Vec<(&'static str, String)> {
+        vec![("Cookie", format!("tabula_session={}", self.cookie)), ("Origin", format!("http://{}", self.base))]
+    }
+    pub async fn get(&self, path: &str) -> Reply {
+        let h = self.headers();
+        let h: Vec<(&str, &str)> = h.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        http_with(&self.base, "GET", path, None, &h).await
+    }
+    pub async fn post(&self, path: &str, body: Value) -> Reply {
+        let h = self.headers();
+        let h: Vec<(&str, &str)> = h.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        http_with(&self.base, "POST", path, Some(&body.to_string()), &h).await
+    }
+    pub async fn delete(&self, path: &str) -> Reply {
+        let h = self.headers();
+        let h: Vec<(&str, &str)> = h.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        http_with(&self.base, "DELETE", path, None, &h).await
+    }
+    /// A WebSocket to game `id` carrying the session cookie from this site.
+    pub async fn connect(&self, id: &str) -> Socket {
+        use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+        let mut req = format!("ws://{}/api/games/{id}/ws", self.base).into_client_request().unwrap();
+        req.headers_mut().insert("Cookie", format!("tabula_session={}", self.cookie).parse().unwrap());
+        req.headers_mut().insert("Origin", format!("http://{}", self.base).parse().unwrap());
+        tokio_tungstenite::connect_async(req).await.unwrap().0
+    }
+}
+
+/// Sign up `name` (password `name` + "-secret-pw") and return its browser.
+pub async fn signup(base: &str, name: &str) -> Browser {
+    let r = post(base, "/api/account/signup", json!({"username": name, "password": format!("{name}-secret-pw")})).await;
+    assert_eq!(r.status, 201, "signup {name}: {}", r.body);
+    Browser { base: base.to_string(), cookie: r.session_cookie().expect("a session cookie") }
+}

@@ -1,0 +1,483 @@
+//! One game of `tabula bot`: follow the game's stream, rebuild the position
+//! from its moves, and answer with a move whenever it is the bot's turn,
+//! thinking within the time its clock leaves.
+
+use crate::bot_api::{segment, Api, ApiError};
+use serde_json::{json, Value};
+use std::time::{Duration, Instant};
+use tabula_core::uci::UciEngine;
+use tabula_core::{DynAgent, DynGame, DynState, Player, ThinkContext, TimeControl};
+use tabula_games::REGISTRY;
+
+/// Time kept back from every move for the trip to the server and back.
+const LATENCY_MARGIN: Duration = Duration::from_millis(400);
+/// How long an engine may overrun its time before it counts as hung.
+const ENGINE_GRACE: Duration = Duration::from_secs(10);
+
+/// What plays the bot's moves.
+#[derive(Debug, Clone)]
+pub enum Brain {
+    /// One of Tabula's AIs at this level (`DynGame::new_agent`).
+    Level(String),
+    /// An external UCI engine.
+    Engine {
+        /// The program and its arguments.
+        command: Vec<String>,
+        /// `setoption` pairs.
+        options: Vec<(String, String)>,
+        /// Time per move when the clock sets none (untimed games), and the
+        /// most it uses under a time per move.
+        movetime: Duration,
+    },
+}
+
+/// A position of the game as one line of its stream describes it.
+pub struct Snapshot {
+    /// The game.
+    pub game: &'static dyn DynGame,
+    /// Its options.
+    pub options: Vec<(String, String)>,
+    /// The moves so far, in the game's notation.
+    pub moves: Vec<String>,
+    /// `waiting`, `live`, `finished` or `aborted`.
+    pub status: String,
+    /// The time control.
+    pub time_control: TimeControl,
+    /// Remaining clock times by seat, as of `server_time_ms`.
+    pub remaining_ms: Option<[u64; 2]>,
+    /// Deadlines for the move on hand (server time): a shot clock's, or the
+    /// first-move timer's.
+    pub deadlines_ms: Vec<u64>,
+    /// The server's clock when it wrote the line.
+    pub server_time_ms: u64,
+    /// The result's description once the game is over.
+    pub result: Option<String>,
+}
+
+/// Read a JSON field as options: `{"key": "value"}` (numbers and booleans
+/// are spelt out).
+pub fn options_of(value: &Value) -> Vec<(String, String)> {
+    value
+        .as_object()
+        .map(|m| m.iter().map(|(k, v)| (k.clone(), v.as_str().map_or_else(|| v.to_string(), str::to_string))).collect())
+        .unwrap_or_default()
+}
+
+impl std::fmt::Debug for Snapshot {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Snapshot")
+            .field("game", &self.game.id())
+            .field("moves", &self.moves)
+            .field("status", &self.status)
+            .field("result", &self.result)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Snapshot {
+    /// Read the game JSON of a `gameFull` / `gameState` line.
+    pub fn parse(game: &Value) -> Result<Snapshot, String> {
+        let id = game["game"].as_str().ok_or("the game JSON names no game")?;
+        let dyn_game = REGISTRY.get(id).map_err(|e| e.to_string())?;
+        let moves = game["moves"]
+            .as_array()
+            .ok_or("the game JSON has no moves list")?
+            .iter()
+            .map(|m| m["move"].as_str().map(str::to_string).ok_or("a move without its text"))
+            .collect::<Result<Vec<_>, _>>()?;
+        let time_control: TimeControl = if game["time_control"].is_null() {
+            TimeControl::None
+        } else {
+            serde_json::from_value(game["time_control"].clone()).map_err(|e| format!("bad time_control: {e}"))?
+        };
+        let players = dyn_game.players();
+        let clock = &game["clock"];
+        let remaining_ms =
+            clock["remaining_ms"].as_object().map(|r| players.map(|p| r.get(p).and_then(Value::as_u64).unwrap_or(0)));
+        let deadlines_ms =
+            [&clock["deadline_ms"], &game["first_move_deadline_ms"]].into_iter().filter_map(Value::as_u64).collect();
+        let result = (!game["result"].is_null()).then(|| {
+            let r = &game["result"];
+            let reason = r["reason"].as_str().unwrap_or("no reason given");
+            match r["winner"].as_str() {
+                Some(w) => format!("{w} wins ({reason})"),
+                None if game["status"] == "aborted" => reason.to_string(),
+                None => format!("draw ({reason})"),
+            }
+        });
+        Ok(Snapshot {
+            game: dyn_game,
+            options: options_of(&game["options"]),
+            moves,
+            status: game["status"].as_str().unwrap_or("").to_string(),
+            time_control,
+            remaining_ms,
+            deadlines_ms,
+            server_time_ms: game["server_time_ms"].as_u64().unwrap_or(0),
+            result,
+        })
+    }
+
+    /// Whether the game has ended.
+    pub fn is_over(&self) -> bool {
+        matches!(self.status.as_str(), "finished" | "aborted")
+    }
+
+    /// The position after the moves.
+    pub fn state(&self) -> Result<Box<dyn DynState>, String> {
+        let mut state = self.game.new_state(&self.options).map_err(|e| e.to_string())?;
+        for (i, m) in self.moves.iter().enumerate() {
+            state.play(m).map_err(|e| format!("move {} '{m}' of the server's record: {e}", i + 1))?;
+        }
+        Ok(state)
+    }
+
+    /// What the clock allows `me` for the move on hand, `received`
+    /// being when this snapshot arrived: its remaining time and increment,
+    /// and the nearest hard deadline, each less [`LATENCY_MARGIN`].
+    pub fn think_context(&self, me: Player, received: Instant) -> ThinkContext {
+        let elapsed = received.elapsed() + LATENCY_MARGIN;
+        let remaining = self.remaining_ms.map(|r| Duration::from_millis(r[me.index()]).saturating_sub(elapsed));
+        let increment = match self.time_control {
+            TimeControl::Fischer { increment_ms, .. } => Some(Duration::from_millis(increment_ms)),
+            _ => None,
+        };
+        let deadline = self
+            .deadlines_ms
+            .iter()
+            .map(|&d| received + Duration::from_millis(d.saturating_sub(self.server_time_ms)))
+            .min()
+            .map(|d| d.checked_sub(LATENCY_MARGIN).unwrap_or(received));
+        ThinkContext { remaining, increment, deadline, stop: None }
+    }
+}
+
+/// The UCI `go` command for the move on hand, and how long to wait for the
+/// answer.
+pub fn uci_go(ctx: &ThinkContext, movetime: Duration, now: Instant) -> (String, Duration) {
+    let until_deadline = ctx.deadline.map(|d| d.saturating_duration_since(now));
+    match (ctx.remaining, until_deadline) {
+        (Some(left), None) => {
+            let inc = ctx.increment.unwrap_or_default().as_millis();
+            let ms = left.as_millis().max(1);
+            // UCI has a clock per colour; the bot's own is what matters, so
+            // both are given it rather than guess which colour is whose.
+            (format!("go wtime {ms} btime {ms} winc {inc} binc {inc}"), left + ENGINE_GRACE)
+        }
+        (_, Some(d)) => {
+            let t = d.min(movetime).max(Duration::from_millis(1));
+            (format!("go movetime {}", t.as_millis()), t + ENGINE_GRACE)
+        }
+        (None, None) => (format!("go movetime {}", movetime.as_millis()), movetime + ENGINE_GRACE),
+    }
+}
+
+/// A brain set up for one game.
+enum Mover {
+    Agent(Box<dyn DynAgent>),
+    Engine { engine: UciEngine, start: String, movetime: Duration },
+}
+
+impl Mover {
+    fn new(
+        brain: &Brain,
+        game: &'static dyn DynGame,
+        options: &[(String, String)],
+        seed: u64,
+    ) -> Result<Mover, String> {
+        match brain {
+            Brain::Level(level) => game.new_agent(level, seed).map(Mover::Agent).map_err(|e| e.to_string()),
+            Brain::Engine { command, options: uci_options, movetime } => {
+                let start = game.new_state(options).map_err(|e| e.to_string())?.position().ok_or_else(|| {
+                    format!("{} has no position notation, so a UCI engine cannot play it", game.name())
+                })?;
+                let mut engine = UciEngine::start(command).map_err(|e| e.to_string())?;
+                engine.handshake(uci_options).map_err(|e| e.to_string())?;
+                engine.new_game().map_err(|e| e.to_string())?;
+                Ok(Mover::Engine { engine, start, movetime: *movetime })
+            }
+        }
+    }
+
+    /// A move for `state` (checked, in its canonical spelling).
+    fn choose(&mut self, state: &dyn DynState, moves: &[String], ctx: &ThinkContext) -> Result<String, String> {
+        let text = match self {
+            Mover::Agent(agent) => agent.choose(state, ctx).map_err(|e| e.to_string())?,
+            Mover::Engine { engine, start, movetime } => {
+                let position = if moves.is_empty() {
+                    format!("position fen {start}")
+                } else {
+                    format!("position fen {start} moves {}", moves.join(" "))
+                };
+                let (go, wait) = uci_go(ctx, *movetime, Instant::now());
+                let text = engine.best_move(&position, &go, wait).map_err(|e| e.to_string())?;
+                state.check(&text).map_err(|e| {
+                    format!("the engine {} played '{text}', which is not a legal move: {e}", engine.name())
+                })?
+            }
+        };
+        Ok(text)
+    }
+}
+
+/// A seed for a game's AI from its id, so a game replays alike.
+fn seed_of(id: &str) -> u64 {
+    id.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ b as u64).wrapping_mul(0x0100_0000_01b3))
+}
+
+/// Why a game could not be played to its end.
+#[derive(Debug, thiserror::Error)]
+pub enum GameError {
+    /// The server refused or could not be reached.
+    #[error(transparent)]
+    Api(#[from] ApiError),
+    /// The bot could not choose a move (its engine failed, or the game is
+    /// one it cannot play).
+    #[error("{0}")]
+    Brain(String),
+}
+
+/// Play game `id` to its end; returns how it ended. `say` prints progress.
+/// A broken game stream is reopened (the server sends the whole game
+/// again); other failures resign the game, so the opponent is not left
+/// waiting, and are returned.
+pub fn play(api: &Api, id: &str, brain: &Brain, say: &(dyn Fn(String) + Sync)) -> Result<String, GameError> {
+    let mut me: Option<Player> = None;
+    let mut brain_for_game: Option<Mover> = None;
+    let mut moved_at: Option<usize> = None;
+    let mut failures = 0u32;
+    loop {
+        let mut stream = match api.stream(&format!("/api/bot/game/stream/{}", segment(id)), "open the game stream") {
+            Ok(s) => s,
+            Err(e) if !e.is_fatal() && failures < 8 && e.code().is_none() => {
+                failures += 1;
+                say(format!("game {id}: {e}; retrying"));
+                std::thread::sleep(crate::cmd_bot::backoff(failures));
+                continue;
+            }
+            Err(e) => return Err(e.into()),
+        };
+        loop {
+            let line = match stream.next() {
+                Ok(Some(line)) => line,
+                Ok(None) => {
+                    failures += 1;
+                    break; // the server closed the stream early: reopen it
+                }
+                Err(e) if !e.is_fatal() && failures < 8 => {
+                    failures += 1;
+                    say(format!("game {id}: lost the game stream ({e}); reconnecting"));
+                    break;
+                }
+                Err(e) => return Err(e.into()),
+            };
+            let received = Instant::now();
+            match line["type"].as_str() {
+                Some("gameFull") => {
+                    if let Some(p) = line["player"].as_str() {
+                        let game = line["game"]["game"].as_str().and_then(|g| REGISTRY.get(g).ok());
+                        me = game.and_then(|g| g.player_by_name(p));
+                    }
+                }
+                Some("gameState") => {}
+                _ => continue, // a kind of line this client does not know
+            }
+            let snap = Snapshot::parse(&line["game"]).map_err(GameError::Brain)?;
+            if snap.is_over() {
+                return Ok(describe_end(&snap, &line["game"], me));
+            }
+            let Some(me) = me else {
+                return Err(GameError::Brain(format!("game {id}: the stream did not say which side the bot plays")));
+            };
+            if snap.status != "live" || moved_at == Some(snap.moves.len()) {
+                continue;
+            }
+            let state = snap.state().map_err(GameError::Brain)?;
+            if state.to_move() != me || state.status().is_over() {
+                continue;
+            }
+            let ply = snap.moves.len();
+            let ctx = snap.think_context(me, received);
+            let chosen = (|| {
+                if brain_for_game.is_none() {
+                    brain_for_game = Some(Mover::new(brain, snap.game, &snap.options, seed_of(id))?);
+                }
+                brain_for_game.as_mut().expect("set above").choose(&*state, &snap.moves, &ctx)
+            })();
+            let mv = match chosen {
+                Ok(mv) => mv,
+                Err(why) => {
+                    resign(api, id, say);
+                    return Err(GameError::Brain(why));
+                }
+            };
+            let path = format!("/api/bot/game/{}/move/{}?ply={ply}", segment(id), segment(&mv));
+            match api.post(&path, &json!({}), &format!("play {mv} in game {id}")) {
+                Ok(_) => {
+                    moved_at = Some(ply);
+                    failures = 0;
+                }
+                // The game moved on or ended while the bot thought: the
+                // stream brings the news.
+                Err(e)
+                    if matches!(
+                        e.code(),
+                        Some("stale_ply" | "game_over" | "not_your_turn" | "waiting_for_opponent" | "time_up")
+                    ) =>
+                {
+                    moved_at = Some(ply);
+                }
+                Err(e) if e.code().is_none() && !e.is_fatal() => {
+                    say(format!("game {id}: could not send {mv} ({e}); will try again"));
+                }
+                Err(e) => {
+                    resign(api, id, say);
+                    return Err(e.into());
+                }
+            }
+        }
+        std::thread::sleep(crate::cmd_bot::backoff(failures));
+    }
+}
+
+fn resign(api: &Api, id: &str, say: &(dyn Fn(String) + Sync)) {
+    if let Err(e) = api.post(&format!("/api/bot/game/{}/resign", segment(id)), &json!({}), "resign") {
+        say(format!("game {id}: could not resign either: {e}"));
+    }
+}
+
+/// `white wins (checkmate); rating 1500 -> 1512 (+12)`.
+fn describe_end(snap: &Snapshot, game: &Value, me: Option<Player>) -> String {
+    let mut text = snap.result.clone().unwrap_or_else(|| snap.status.clone());
+    if let Some(me) = me {
+        let change = &game["rating_changes"][snap.game.players()[me.index()]];
+        if let (Some(before), Some(after)) = (change["before"].as_i64(), change["after"].as_i64()) {
+            text.push_str(&format!("; rating {before} -> {after} ({:+})", after - before));
+        }
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn game_json(extra: Value) -> Value {
+        let game = REGISTRY.games()[0];
+        let mut j = json!({
+            "id": "g1", "game": game.id(), "options": {}, "moves": [], "status": "live",
+            "time_control": {"kind": "fischer", "base_ms": 60000, "increment_ms": 2000},
+            "clock": {"running": game.players()[0], "remaining_ms": {game.players()[0]: 50000, game.players()[1]: 60000},
+                      "shared": false, "overtime": false, "deadline_ms": null},
+            "first_move_deadline_ms": null, "result": null, "server_time_ms": 1000
+        });
+        for (k, v) in extra.as_object().unwrap() {
+            j[k] = v.clone();
+        }
+        j
+    }
+
+    #[test]
+    fn snapshots_read_the_clock_and_the_moves() {
+        let s = Snapshot::parse(&game_json(json!({}))).unwrap();
+        assert_eq!(s.remaining_ms, Some([50000, 60000]));
+        assert!(!s.is_over());
+        let now = Instant::now();
+        let ctx = s.think_context(Player::First, now);
+        let left = ctx.remaining.unwrap();
+        assert!(left <= Duration::from_millis(50000) - LATENCY_MARGIN && left > Duration::from_millis(49000));
+        assert_eq!(ctx.increment, Some(Duration::from_millis(2000)));
+        assert_eq!(ctx.deadline, None);
+        let first = s.state().unwrap().legal_moves()[0].clone();
+        let s = Snapshot::parse(&game_json(json!({"moves": [{"ply": 1, "move": first}]}))).unwrap();
+        assert_eq!(s.state().unwrap().to_move(), Player::Second);
+        let s = Snapshot::parse(&game_json(json!({"moves": [{"ply": 1, "move": "nonsense!"}]}))).unwrap();
+        assert!(s.state().err().unwrap().contains("nonsense"));
+    }
+
+    #[test]
+    fn deadlines_become_instants_less_the_margin() {
+        let s = Snapshot::parse(&game_json(json!({"first_move_deadline_ms": 31000, "clock": null}))).unwrap();
+        let now = Instant::now();
+        let ctx = s.think_context(Player::First, now);
+        assert_eq!(ctx.remaining, None);
+        assert_eq!(ctx.deadline, Some(now + Duration::from_millis(30000) - LATENCY_MARGIN));
+        let (go, wait) = uci_go(&ctx, Duration::from_secs(2), now);
+        assert_eq!(go, "go movetime 2000");
+        assert_eq!(wait, Duration::from_secs(2) + ENGINE_GRACE);
+    }
+
+    #[test]
+    fn uci_go_commands() {
+        let now = Instant::now();
+        let fischer = ThinkContext {
+            remaining: Some(Duration::from_millis(30000)),
+            increment: Some(Duration::from_millis(1000)),
+            ..Default::default()
+        };
+        assert_eq!(uci_go(&fischer, Duration::from_secs(2), now).0, "go wtime 30000 btime 30000 winc 1000 binc 1000");
+        let untimed = ThinkContext::default();
+        assert_eq!(uci_go(&untimed, Duration::from_millis(1500), now).0, "go movetime 1500");
+        let shot = ThinkContext { deadline: Some(now + Duration::from_millis(800)), ..Default::default() };
+        assert_eq!(uci_go(&shot, Duration::from_secs(2), now).0, "go movetime 800");
+    }
+
+    #[test]
+    fn endings_are_described() {
+        let j = game_json(json!({"status": "finished", "result": {"winner": null, "reason": "stalemate"}}));
+        let s = Snapshot::parse(&j).unwrap();
+        assert!(s.is_over());
+        assert_eq!(describe_end(&s, &j, None), "draw (stalemate)");
+        let p = REGISTRY.games()[0].players();
+        let j = game_json(json!({"status": "finished", "result": {"winner": p[1], "reason": "resigned"},
+            "rating_changes": {p[1]: {"before": 1500, "after": 1662, "diff": 162}}}));
+        let s = Snapshot::parse(&j).unwrap();
+        assert_eq!(
+            describe_end(&s, &j, Some(Player::Second)),
+            format!("{} wins (resigned); rating 1500 -> 1662 (+162)", p[1])
+        );
+    }
+
+    /// An engine in sh that answers every `go` with `answer`.
+    #[cfg(unix)]
+    fn fixed_engine(answer: &str) -> Brain {
+        let script = format!(
+            "while read -r cmd rest; do case \"$cmd\" in uci) echo uciok;; isready) echo readyok;; \
+             go) echo \"bestmove {answer}\";; quit) exit 0;; esac; done"
+        );
+        Brain::Engine {
+            command: vec!["sh".into(), "-c".into(), script],
+            options: vec![],
+            movetime: Duration::from_millis(50),
+        }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn an_engine_move_is_checked() {
+        let game = REGISTRY.games().iter().copied().find(|g| g.new_state(&[]).unwrap().position().is_some()).unwrap();
+        let state = game.new_state(&[]).unwrap();
+        let legal = state.legal_moves()[0].clone();
+        let mut mover = Mover::new(&fixed_engine(&legal), game, &[], 1).unwrap();
+        assert_eq!(mover.choose(&*state, &[], &ThinkContext::default()).unwrap(), state.check(&legal).unwrap());
+        let mut mover = Mover::new(&fixed_engine("zz99"), game, &[], 1).unwrap();
+        let e = mover.choose(&*state, &[], &ThinkContext::default()).unwrap_err();
+        assert!(e.contains("'zz99', which is not a legal move"), "{e}");
+    }
+
+    #[test]
+    fn a_level_plays_a_legal_move() {
+        let game = REGISTRY.games()[0];
+        let state = game.new_state(&[]).unwrap();
+        let mut mover = Mover::new(&Brain::Level("random".into()), game, &[], 1).unwrap();
+        let mv = mover.choose(&*state, &[], &ThinkContext::default()).unwrap();
+        assert!(state.check(&mv).is_ok());
+        assert!(Mover::new(&Brain::Level("no-such-level".into()), game, &[], 1).is_err());
+    }
+
+    #[test]
+    fn unknown_games_are_refused() {
+        let e = Snapshot::parse(&json!({"game": "no-such-game", "moves": []})).unwrap_err();
+        assert!(e.contains("no-such-game"), "{e}");
+    }
+}
