@@ -216,3 +216,17 @@ Object.assign(api, {
   poolLeave: () => request('POST', '/api/pool/leave', {}),
   claim: (id, token, result) => request('POST', `/api/games/${enc(id)}/claim`, { token, result }),
 });
+
+const supported = new Map();
+/**
+ * Whether the server has an API path at all (it answers something other
+ * than 404 `not_found`, e.g. 401 for a guest). Parts of the players API may
+ * arrive after the pages that use them: the lobby shows quick pairing and
+ * direct challenges only on a server that has them.
+ */
+api.has = (path) => {
+  if (!supported.has(path)) {
+    supported.set(path, request('GET', path).then(() => true, (err) => !(err.status === 404 && err.code === 'not_found')));
+  }
+  return supported.get(path);
+};

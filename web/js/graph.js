@@ -34,7 +34,16 @@ export function ratingGraph(series, { id = 'rating-graph' } = {}) {
     grid.push(s('line', { class: 'graph-grid', x1: PAD.left, x2: WIDTH - PAD.right, y1: y(r), y2: y(r) }),
       s('text', { class: 'graph-label', x: PAD.left - 6, y: y(r) + 4, 'text-anchor': 'end' }, String(r)));
   }
-  const ticks = timeTicks(t0, t1).map((t) => s('text', { class: 'graph-label', x: x(t), y: HEIGHT - 8, 'text-anchor': 'middle' }, dateLabel(t)));
+  const short = t1 - t0 < 2 * 86400e3;
+  let previous = null;
+  const ticks = timeTicks(t0, t1).map((t, i, all) => {
+    const text = short ? timeLabel(t) : dateLabel(t);
+    if (text === previous) return null;
+    previous = text;
+    // The first and last labels keep inside the graph.
+    const anchor = i === 0 ? 'start' : i === all.length - 1 ? 'end' : 'middle';
+    return s('text', { class: 'graph-label', x: x(t), y: HEIGHT - 8, 'text-anchor': anchor }, text);
+  });
   const lines = drawn.map((sr, i) => {
     const colour = COLOURS[i % COLOURS.length];
     const pts = sr.points.map((p) => `${x(p.t).toFixed(1)},${y(p.rating).toFixed(1)}`).join(' ');
@@ -68,6 +77,10 @@ function niceStep(span) {
 function timeTicks(t0, t1) {
   const n = 4;
   return Array.from({ length: n + 1 }, (_, i) => t0 + ((t1 - t0) * i) / n);
+}
+
+function timeLabel(t) {
+  return new Date(t).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
 }
 
 function dateLabel(t) {

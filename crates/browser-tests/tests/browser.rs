@@ -1115,40 +1115,19 @@ async fn two_players_sign_up_and_play_a_rated_seek_from_the_lobby() -> Result<()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_direct_challenge_aborted_before_the_first_move_changes_nothing() -> Result<()> {
+async fn aborting_a_rated_game_before_the_first_move_changes_nothing() -> Result<()> {
     let (_guard, server, ann) = start_desktop().await?;
     let bob = Browser::start(DESKTOP.0, DESKTOP.1).await?;
     sign_up(&ann, &server, "Ann").await?;
     sign_up(&bob, &server, "Bob").await?;
+    let id = post_seek(&ann, &server, "cumisitha", true, ("10", "0")).await?;
     bob.goto(&server.url("/")).await?;
-    bob.wait("#new-game", 20).await?;
-
-    // Ann challenges Bob by name to a rated game.
-    ann.goto(&server.url("/")).await?;
-    ann.wait("#new-game #game option[value='cumisitha']", 20).await?;
-    ann.wait("#game", 5).await?.select_by_value("cumisitha").await?;
-    ann.click("input[name=opponent][value=invite]").await?;
-    ann.wait("#friend", 5).await?.send_keys("bob").await?;
-    ann.wait("#rated:not([disabled])", 5).await?;
-    ann.click("label[for=rated]").await?;
-    ann.wait("#side", 5).await?.select_by_value("0").await?;
-    ann.wait("#time-control", 5).await?.select_by_value("fischer").await?;
-    assert_eq!(ann.text("#create-game").await?, "Send the challenge");
-    ann.click("#create-game").await?;
-    ann.wait("#challenges li.challenge-out", 10).await?;
-
-    // Bob's lobby shows it; he accepts, and both arrive on the game.
-    let incoming = bob.wait("#challenges li.challenge-in", 20).await?.text().await?;
-    assert!(incoming.contains("Ann") && incoming.contains("rated"), "Bob sees the challenge: {incoming}");
-    bob.screenshot("players-challenge").await?;
-    bob.click("#challenges li.challenge-in .accept-challenge").await?;
-    bob.wait(".game-page[data-game=cumisitha]", 20).await?;
-    ann.wait(".game-page[data-game=cumisitha]", 20).await?;
-    let id = bob.eval("return document.querySelector('.game-page').dataset.gameId;").await?;
-    let id = id.as_str().unwrap_or_default().to_string();
-    ann.wait_js(&format!("window.tabulaGame.id === '{id}' && window.tabulaGame.status === 'live'"), 10).await?;
+    bob.click(&format!("#seeks li[data-seek-id='{id}'] .join-seek")).await?;
+    bob.wait(&format!(".game-page[data-game-id='{id}']"), 20).await?;
+    ann.wait_js("window.tabulaGame.status === 'live'", 10).await?;
     assert!(ann.text(".player-white").await?.contains("Ann (you)"));
     assert!(ann.text(".player-black").await?.contains("Bob"));
+    assert!(ann.text("#game-kind").await?.contains("Rapid"), "10+0 is rapid");
 
     // Ann aborts before the first move: the game is marked aborted, nobody's rating moves.
     ann.click("#abort").await?;
@@ -1167,6 +1146,10 @@ async fn a_direct_challenge_aborted_before_the_first_move_changes_nothing() -> R
         b.wait("#filter-result", 5).await?.select_by_value("aborted").await?;
         b.wait(&format!("#profile-games li[data-game-id='{id}'][data-outcome=aborted]"), 10).await?;
     }
+    // The seek is gone from the lobby.
+    bob.goto(&server.url("/")).await?;
+    bob.wait_js("!document.querySelector('#seeks').textContent.includes('Loading')", 10).await?;
+    assert!(bob.client.find(fantoccini::Locator::Css(&format!("#seeks li[data-seek-id='{id}']"))).await.is_err());
     bob.close().await?;
     ann.close().await
 }
@@ -1228,8 +1211,8 @@ async fn accounts_bots_tokens_and_leaderboards() -> Result<()> {
 
     // The bots page lists the built-in bots and Cleo; the leaderboards draw.
     b.click("nav a[href='/bots']").await?;
-    b.wait("#bot-list li[data-user='tabula-easy']", 20).await?;
-    b.wait("#bot-list li[data-user='Cleo']", 5).await?;
+    let cleo = b.wait("#bot-list li[data-user='Cleo']", 20).await?.text().await?;
+    assert!(cleo.contains("No rated games yet"), "the bot's ratings: {cleo}");
     b.screenshot("players-bots").await?;
     b.click("nav a[href='/leaderboard']").await?;
     b.wait("#leaderboard-games a[aria-current=page]", 20).await?;
@@ -1241,7 +1224,7 @@ async fn accounts_bots_tokens_and_leaderboards() -> Result<()> {
     // Closing the account logs out; the name no longer logs in.
     b.goto(&server.url("/@/Cleo")).await?;
     b.wait(".close-card", 20).await?;
-    b.eval("document.querySelector('.close-card').open = true; return true;").await?;
+    b.eval("window.confirm = () => true; document.querySelector('.close-card').open = true; return true;").await?;
     b.wait("#close-password", 5).await?.send_keys(PASSWORD).await?;
     b.click("#close-account").await?;
     b.wait("#login-link", 10).await?;

@@ -200,7 +200,9 @@ export async function gamePage(root, [gameId]) {
     if (game.result) {
       banner.hidden = false;
       banner.dataset.winner = game.result.winner || 'draw';
-      const who = game.status === 'aborted' ? 'Game aborted' : game.result.winner ? `${title(game.result.winner)} wins` : 'Draw';
+      const winnerSeat = game.result.winner && game.seats.find((st) => st.player === game.result.winner);
+      const who = game.status === 'aborted' ? 'Game aborted'
+        : game.result.winner ? `${winnerSeat && winnerSeat.user ? `${winnerSeat.user} (${title(game.result.winner)})` : title(game.result.winner)} wins` : 'Draw';
       mount(banner, h('strong', {}, who), h('span', { class: 'reason' }, capitalise(game.result.reason || '')),
         ratingChangesLine());
     } else {

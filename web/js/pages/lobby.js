@@ -23,7 +23,7 @@ const OPTION_LABELS = {
 
 export async function lobbyPage(root) {
   document.title = 'Tabula';
-  const [meta] = await Promise.all([api.meta(), whoAmI()]);
+  const [meta, , hasChallenges, hasPool] = await Promise.all([api.meta(), whoAmI(), api.has('/api/challenges'), api.has('/api/pool')]);
   const games = meta.games;
   const form = h('form', { id: 'new-game', class: 'card new-game', autocomplete: 'off', 'aria-labelledby': 'new-game-title' });
   const optionsBox = h('div', { class: 'options' });
@@ -109,7 +109,7 @@ export async function lobbyPage(root) {
     levelSelect.disabled = kind !== 'ai';
     const account = me();
     nameLabel.hidden = !!account || kind === 'hotseat';
-    friendLabel.hidden = !account || kind !== 'invite';
+    friendLabel.hidden = !account || kind !== 'invite' || !hasChallenges;
     const canRate = !!account && (kind === 'seek' || (kind === 'invite' && !!friendInput.value.trim()));
     ratedLabel.hidden = !canRate;
     ratedBox.disabled = !canRate;
@@ -144,6 +144,13 @@ export async function lobbyPage(root) {
     message);
   renderGame();
   renderTcFields();
+  // `/?challenge=NAME` (a profile's "Challenge" link) fills in a direct challenge.
+  const challenged = new URLSearchParams(location.search).get('challenge');
+  if (challenged && me() && hasChallenges) {
+    form.querySelector('input[name=opponent][value=invite]').checked = true;
+    friendInput.value = challenged;
+    refreshDependent();
+  }
 
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
@@ -161,7 +168,7 @@ export async function lobbyPage(root) {
     try { if (name) localStorage.setItem('tabula.name', name); else localStorage.removeItem('tabula.name'); } catch { /* private mode */ }
     const mySeat = name && kind !== 'hotseat' && !me() ? { kind: 'me', name } : { kind: 'me' };
     let side = data.get('side');
-    const friend = kind === 'invite' && me() ? String(data.get('friend') || '').trim() : '';
+    const friend = kind === 'invite' && me() && hasChallenges ? String(data.get('friend') || '').trim() : '';
     const timeControl = clockFixedBy(game, options) ? undefined : timeControlFrom(data);
     if (friend) {
       // A direct challenge: the friend accepts or declines it in their lobby.
@@ -206,7 +213,7 @@ export async function lobbyPage(root) {
   const seekList = h('div', { class: 'game-list', id: 'seeks' }, h('p', { class: 'hint' }, 'Loading…'));
   const seekError = h('p', { class: 'error', role: 'alert', id: 'seek-error' });
   const challengeBox = h('section', { class: 'card challenges', id: 'challenges', 'aria-labelledby': 'challenges-title', hidden: true });
-  const pool = quickPairing(games, () => gameSelect.value);
+  const pool = hasPool ? quickPairing(games, () => gameSelect.value) : { el: null, render() {}, stop() {} };
   mount(root, h('div', { class: 'lobby' },
     h('div', { class: 'lobby-main' }, form, pool.el),
     h('div', { class: 'lobby-side' },
@@ -241,7 +248,7 @@ export async function lobbyPage(root) {
   const refresh = async () => {
     const account = me();
     const asks = [api.list('live'), api.list('finished'), api.seeks().catch((err) => ({ error: err })),
-      account ? api.challenges().catch((err) => ({ error: err })) : null];
+      account && hasChallenges ? api.challenges().catch((err) => ({ error: err })) : null];
     try {
       const [l, f, s, c] = await Promise.all(asks);
       mount(live, gameList(l.games, 'Nobody is playing right now.'));

@@ -15,8 +15,9 @@ export async function profilePage(root, [name]) {
   await whoAmI();
   let profile;
   let meta;
+  let hasChallenges;
   try {
-    [profile, meta] = await Promise.all([api.user(name), api.meta()]);
+    [profile, meta, hasChallenges] = await Promise.all([api.user(name), api.meta(), api.has('/api/challenges')]);
   } catch (err) {
     if (err.status !== 404) throw err;
     document.title = 'No such player · Tabula';
@@ -77,7 +78,7 @@ export async function profilePage(root, [name]) {
       user.bot ? h('span', { class: 'badge bot-badge', title: 'A bot account' }, 'BOT') : null,
       user.closed ? h('span', { class: 'badge' }, 'closed') : null),
     user.created_at_ms ? h('p', { class: 'hint' }, `Member since ${new Date(user.created_at_ms).toLocaleDateString()}`) : null,
-    !own && me() && !user.bot && !user.closed ? h('p', {}, h('a', { href: `/?challenge=${encodeURIComponent(user.name)}`, 'data-link': true, class: 'button', id: 'challenge-user' }, `Challenge ${user.name}`)) : null);
+    !own && me() && hasChallenges && !user.closed ? h('p', {}, h('a', { href: `/?challenge=${encodeURIComponent(user.name)}`, 'data-link': true, class: 'button', id: 'challenge-user' }, `Challenge ${user.name}`)) : null);
 
   mount(root, h('div', { class: 'profile-page', 'data-user': user.name },
     head,
