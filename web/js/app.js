@@ -13,6 +13,12 @@ import { accountControls, rememberPage } from './account.js';
 import { applySettings, settingsControls } from './settings.js';
 import './sound.js';
 
+// Errors the page met, kept for the browser tests (which check there are none)
+// and anyone looking in the console.
+window.tabulaErrors = [];
+window.addEventListener('error', (event) => window.tabulaErrors.push(String(event.message)));
+window.addEventListener('unhandledrejection', (event) => window.tabulaErrors.push(String(event.reason)));
+
 const routes = [
   [/^\/$/, lobbyPage],
   [/^\/game\/([^/]+)$/, gamePage],
@@ -50,6 +56,7 @@ async function route() {
         cleanup = (await page(app, m.slice(1).map((p) => p && decodeURIComponent(p)))) || null;
       } catch (err) {
         console.error(err);
+        window.tabulaErrors.push(String(err));
         mount(app, h('div', { class: 'error-page' }, h('h1', {}, 'Something went wrong'), h('p', { class: 'error' }, err.message)));
       }
       return;
@@ -66,4 +73,6 @@ document.addEventListener('click', (event) => {
   navigate(link.getAttribute('href'));
 });
 window.addEventListener('popstate', route);
+// Logging out (or in, elsewhere than its own form) redraws the page for the new viewer.
+window.addEventListener('tabula-account', () => { if (!/^\/(login|signup)$/.test(location.pathname)) route(); });
 route();

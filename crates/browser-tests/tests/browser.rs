@@ -1038,6 +1038,13 @@ async fn play_two_browsers_to_the_end(x: &Browser, o: &Browser) -> Result<Value>
     bail!("the Cold War game did not end")
 }
 
+/// Fails when the page has met a script error (the app keeps them in `window.tabulaErrors`).
+async fn assert_no_page_errors(b: &Browser) -> Result<()> {
+    let errors = b.eval("return window.tabulaErrors || ['the app did not start'];").await?;
+    assert_eq!(errors, serde_json::json!([]), "script errors on {}", b.client.current_url().await?);
+    Ok(())
+}
+
 /// The text of a rating on a profile page, for one game and category.
 async fn profile_rating(b: &Browser, game: &str, category: &str) -> Result<String> {
     b.text(&format!("#ratings li[data-game={game}][data-category={category}] .rating-value")).await
@@ -1108,6 +1115,8 @@ async fn two_players_sign_up_and_play_a_rated_seek_from_the_lobby() -> Result<()
         b.wait("#filter-game", 5).await?.select_by_value("dots").await?;
         b.wait_js(&format!("!document.querySelector(\"#profile-games li[data-game-id='{id}']\")"), 10).await?;
     }
+    assert_no_page_errors(&ann).await?;
+    assert_no_page_errors(&bob).await?;
     ann.screenshot("players-profile").await?;
     bob.full_page_screenshot("players-profile-phone").await?;
     bob.close().await?;
@@ -1150,6 +1159,7 @@ async fn aborting_a_rated_game_before_the_first_move_changes_nothing() -> Result
     bob.goto(&server.url("/")).await?;
     bob.wait_js("!document.querySelector('#seeks').textContent.includes('Loading')", 10).await?;
     assert!(bob.client.find(fantoccini::Locator::Css(&format!("#seeks li[data-seek-id='{id}']"))).await.is_err());
+    assert_no_page_errors(&bob).await?;
     bob.close().await?;
     ann.close().await
 }
@@ -1220,6 +1230,7 @@ async fn accounts_bots_tokens_and_leaderboards() -> Result<()> {
     b.wait("#leaderboard-categories a[data-value=rapid][aria-current=page]", 10).await?;
     b.wait_js("!document.querySelector('#leaderboard').textContent.includes('Loading')", 10).await?;
     assert!(b.text("#leaderboard").await?.len() > 5);
+    assert_no_page_errors(&b).await?;
 
     // Closing the account logs out; the name no longer logs in.
     b.goto(&server.url("/@/Cleo")).await?;

@@ -23,7 +23,9 @@ const OPTION_LABELS = {
 
 export async function lobbyPage(root) {
   document.title = 'Tabula';
-  const [meta, , hasChallenges, hasPool] = await Promise.all([api.meta(), whoAmI(), api.has('/api/challenges'), api.has('/api/pool')]);
+  const [meta, account] = await Promise.all([api.meta(), whoAmI()]);
+  // Both are for players with an account: a guest's browser does not ask (and logs no 401).
+  const [hasChallenges, hasPool] = account ? await Promise.all([api.has('/api/challenges'), api.has('/api/pool')]) : [false, false];
   const games = meta.games;
   const form = h('form', { id: 'new-game', class: 'card new-game', autocomplete: 'off', 'aria-labelledby': 'new-game-title' });
   const optionsBox = h('div', { class: 'options' });
@@ -280,15 +282,12 @@ export async function lobbyPage(root) {
       }));
     }
   };
-  const onAccount = () => { refreshDependent(); pool.render(); refresh(); };
-  window.addEventListener('tabula-account', onAccount);
   refresh();
   const timer = setInterval(refresh, 4000);
   return () => {
     clearInterval(timer);
     pool.stop();
     for (const socket of watching.values()) socket.close();
-    window.removeEventListener('tabula-account', onAccount);
   };
 }
 

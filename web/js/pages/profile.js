@@ -17,7 +17,7 @@ export async function profilePage(root, [name]) {
   let meta;
   let hasChallenges;
   try {
-    [profile, meta, hasChallenges] = await Promise.all([api.user(name), api.meta(), api.has('/api/challenges')]);
+    [profile, meta, hasChallenges] = await Promise.all([api.user(name), api.meta(), me() ? api.has('/api/challenges') : false]);
   } catch (err) {
     if (err.status !== 404) throw err;
     document.title = 'No such player · Tabula';
