@@ -1124,19 +1124,26 @@ async fn two_players_sign_up_and_play_a_rated_seek_from_the_lobby() -> Result<()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn aborting_a_rated_game_before_the_first_move_changes_nothing() -> Result<()> {
+async fn quick_pairing_then_an_abort_before_the_first_move_changes_nothing() -> Result<()> {
     let (_guard, server, ann) = start_desktop().await?;
     let bob = Browser::start(DESKTOP.0, DESKTOP.1).await?;
     sign_up(&ann, &server, "Ann").await?;
     sign_up(&bob, &server, "Bob").await?;
-    let id = post_seek(&ann, &server, "cumisitha", true, ("10", "0")).await?;
-    bob.goto(&server.url("/")).await?;
-    bob.click(&format!("#seeks li[data-seek-id='{id}'] .join-seek")).await?;
-    bob.wait(&format!(".game-page[data-game-id='{id}']"), 20).await?;
+    // Both ask for a rated 10+5 Cumisitha game in quick pairing; the server pairs them.
+    for b in [&ann, &bob] {
+        b.goto(&server.url("/")).await?;
+        b.wait("#game", 20).await?.select_by_value("cumisitha").await?;
+        b.wait("#pool-rated:checked", 10).await?;
+        b.click("#quick-pairing button[data-tc='fischer:600+5']").await?;
+    }
+    ann.wait(".game-page[data-game=cumisitha]", 20).await?;
+    bob.wait(".game-page[data-game=cumisitha]", 20).await?;
+    let id = ann.eval("return window.tabulaGame.id;").await?.as_str().unwrap_or_default().to_string();
+    assert_eq!(bob.eval("return window.tabulaGame.id;").await?, id.as_str(), "paired into the same game");
     ann.wait_js("window.tabulaGame.status === 'live'", 10).await?;
-    assert!(ann.text(".player-white").await?.contains("Ann (you)"));
-    assert!(ann.text(".player-black").await?.contains("Bob"));
-    assert!(ann.text("#game-kind").await?.contains("Rapid"), "10+0 is rapid");
+    let bars = ann.text(".board-column").await?;
+    assert!(bars.contains("Ann (you)") && bars.contains("Bob"), "the bars: {bars}");
+    assert!(ann.text("#game-kind").await?.contains("Rated · Rapid"), "10+5 is rapid");
 
     // Ann aborts before the first move: the game is marked aborted, nobody's rating moves.
     ann.click("#abort").await?;
@@ -1155,10 +1162,6 @@ async fn aborting_a_rated_game_before_the_first_move_changes_nothing() -> Result
         b.wait("#filter-result", 5).await?.select_by_value("aborted").await?;
         b.wait(&format!("#profile-games li[data-game-id='{id}'][data-outcome=aborted]"), 10).await?;
     }
-    // The seek is gone from the lobby.
-    bob.goto(&server.url("/")).await?;
-    bob.wait_js("!document.querySelector('#seeks').textContent.includes('Loading')", 10).await?;
-    assert!(bob.client.find(fantoccini::Locator::Css(&format!("#seeks li[data-seek-id='{id}']"))).await.is_err());
     assert_no_page_errors(&bob).await?;
     bob.close().await?;
     ann.close().await
@@ -1207,9 +1210,7 @@ async fn accounts_bots_tokens_and_leaderboards() -> Result<()> {
     b.screenshot("players-bot-tokens").await?;
     // It works as a bearer token, then is revoked.
     let who = |secret: &str| {
-        format!(
-            "fetch('/api/account', {{headers: {{authorization: 'Bearer {secret}'}}}}).then(r => done(r.status));"
-        )
+        format!("fetch('/api/account', {{headers: {{authorization: 'Bearer {secret}'}}}}).then(r => done(r.status));")
     };
     assert_eq!(b.eval_async(&who(&secret)).await?, 200, "the token authenticates");
     b.click("#token-list .revoke-token").await?;
@@ -1221,7 +1222,8 @@ async fn accounts_bots_tokens_and_leaderboards() -> Result<()> {
 
     // The bots page lists the built-in bots and Cleo; the leaderboards draw.
     b.click("nav a[href='/bots']").await?;
-    let cleo = b.wait("#bot-list li[data-user='Cleo']", 20).await?.text().await?;
+    b.wait("#bot-list li[data-user='tabula-easy']", 20).await?;
+    let cleo = b.wait("#bot-list li[data-user='Cleo']", 5).await?.text().await?;
     assert!(cleo.contains("No rated games yet"), "the bot's ratings: {cleo}");
     b.screenshot("players-bots").await?;
     b.click("nav a[href='/leaderboard']").await?;
@@ -1245,4 +1247,65 @@ async fn accounts_bots_tokens_and_leaderboards() -> Result<()> {
     b.click("#login-submit").await?;
     b.wait_js("document.querySelector('#auth-error').textContent", 10).await?;
     b.close().await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn direct_challenges_declined_accepted_and_to_a_bot() -> Result<()> {
+    let (_guard, server, ann) = start_desktop().await?;
+    let bob = Browser::start(PHONE.0, PHONE.1).await?;
+    sign_up(&ann, &server, "Ann").await?;
+    sign_up(&bob, &server, "Bob").await?;
+    bob.goto(&server.url("/")).await?;
+    bob.wait("#new-game", 20).await?;
+    let challenge_bob = || async {
+        ann.goto(&server.url("/@/Bob")).await?;
+        ann.click("#challenge-user").await?;
+        ann.wait_js("document.querySelector('#friend').value === 'Bob'", 20).await?;
+        ann.wait("#game", 5).await?.select_by_value("coldwar").await?;
+        ann.wait("#rated:not([disabled])", 5).await?;
+        ann.click("label[for=rated]").await?;
+        ann.wait("#side", 5).await?.select_by_value("0").await?;
+        assert_eq!(ann.text("#create-game").await?, "Send the challenge");
+        ann.click("#create-game").await?;
+        ann.wait("#challenges:not([hidden]) li.challenge-out", 10).await?;
+        Ok::<(), anyhow::Error>(())
+    };
+
+    // Ann challenges Bob from his profile; Bob declines, and Ann is told.
+    challenge_bob().await?;
+    let incoming = bob.wait("#challenges:not([hidden]) li.challenge-in", 20).await?.text().await?;
+    assert!(incoming.contains("Ann") && incoming.contains("rated"), "Bob sees the challenge: {incoming}");
+    bob.screenshot("players-challenge-phone").await?;
+    bob.click("#challenges li.challenge-in .decline-challenge").await?;
+    let answer = ann.wait(".challenge-answer", 20).await?.text().await?;
+    assert!(answer.contains("Bob declined"), "Ann learns of the decline: {answer}");
+
+    // Again; Bob accepts, and both arrive on the game (Ann's lobby follows her challenge).
+    challenge_bob().await?;
+    bob.click("#challenges:not([hidden]) li.challenge-in .accept-challenge").await?;
+    bob.wait(".game-page[data-game=coldwar]", 20).await?;
+    ann.wait(".game-page[data-game=coldwar]", 20).await?;
+    let id = bob.eval("return window.tabulaGame.id;").await?;
+    assert_eq!(ann.eval("return window.tabulaGame.id;").await?, id, "the same game");
+    assert!(ann.text(".player-x").await?.contains("Ann (you)"));
+    assert!(bob.text(".player-o").await?.contains("Bob (you)"));
+    click_move(&ann, "coldwar", "b2").await?;
+    bob.wait("[data-square=b2][data-owner=x]", 10).await?;
+    assert_no_page_errors(&bob).await?;
+
+    // A built-in bot accepts at once, and its AI plays.
+    ann.goto(&server.url("/bots")).await?;
+    ann.click("#bot-list li[data-user='tabula-easy'] a").await?;
+    ann.click("#challenge-user").await?;
+    ann.wait_js("document.querySelector('#friend').value === 'tabula-easy'", 20).await?;
+    ann.wait("#game", 5).await?.select_by_value("coldwar").await?;
+    ann.wait("#side", 5).await?.select_by_value("0").await?;
+    ann.click("#create-game").await?;
+    ann.wait_js(&format!("window.tabulaGame && window.tabulaGame.id !== {id}"), 20).await?;
+    assert!(ann.text(".player-o").await?.contains("tabula-easy"), "the bot's bar");
+    click_move(&ann, "coldwar", "b2").await?;
+    wait_plies(&ann, 2, 20).await?;
+    assert_no_page_errors(&ann).await?;
+    bob.close().await?;
+    ann.close().await
 }

@@ -175,7 +175,11 @@ export async function lobbyPage(root) {
     if (friend) {
       // A direct challenge: the friend accepts or declines it in their lobby.
       try {
-        await api.challenge({ to: friend, game: game.id, options, time_control: timeControl, rated, color: { random: 'random', 0: 'first', 1: 'second' }[side] });
+        const res = await api.challenge({ to: friend, game: game.id, options, time_control: timeControl, rated, color: { random: 'random', 0: 'first', 1: 'second' }[side] });
+        const sent = res.challenge || {};
+        // A bot may accept at once; otherwise the lobby follows the challenge until it is answered.
+        if (sent.status === 'accepted' && sent.game_id) { navigate(`/game/${sent.game_id}`); return; }
+        if (sent.id) followed.set(sent.id, sent);
         friendInput.value = '';
         refreshDependent();
         message.textContent = '';
@@ -215,7 +219,7 @@ export async function lobbyPage(root) {
   const seekList = h('div', { class: 'game-list', id: 'seeks' }, h('p', { class: 'hint' }, 'Loading…'));
   const seekError = h('p', { class: 'error', role: 'alert', id: 'seek-error' });
   const challengeBox = h('section', { class: 'card challenges', id: 'challenges', 'aria-labelledby': 'challenges-title', hidden: true });
-  const pool = hasPool ? quickPairing(games, () => gameSelect.value) : { el: null, render() {}, stop() {} };
+  const pool = hasPool ? quickPairing(games, () => gameSelect.value, optionValues) : { el: null, render() {}, stop() {} };
   mount(root, h('div', { class: 'lobby' },
     h('div', { class: 'lobby-main' }, form, pool.el),
     h('div', { class: 'lobby-side' },
@@ -253,14 +257,15 @@ export async function lobbyPage(root) {
       account && hasChallenges ? api.challenges().catch((err) => ({ error: err })) : null];
     try {
       const [l, f, s, c] = await Promise.all(asks);
-      mount(live, gameList(l.games, 'Nobody is playing right now.'));
-      mount(finished, gameList(f.games, 'No finished games yet.'));
-      if (s.error) mount(seekList, h('p', { class: 'error' }, s.error.message));
+      redraw(live, l.games, () => gameList(l.games, 'Nobody is playing right now.'));
+      redraw(finished, f.games, () => gameList(f.games, 'No finished games yet.'));
+      if (s.error) redraw(seekList, s.error.message, () => h('p', { class: 'error' }, s.error.message));
       else {
-        mount(seekList, seekItems(s.seeks || [], games, { join: joinSeek, cancel: cancelSeek }));
+        redraw(seekList, [s.seeks, me()], () => seekItems(s.seeks || [], games, { join: joinSeek, cancel: cancelSeek }));
         keepSeeksOpen(s.seeks || []);
       }
-      renderChallenges(challengeBox, c, games, refresh);
+      redraw(challengeBox, [c, [...followed.values()]], () => renderChallenges(challengeBox, c, games, refresh), { self: true });
+      if (c && !c.error) followOutgoing(c.out || []);
     } catch (err) {
       mount(live, h('p', { class: 'error' }, err.message));
     }
@@ -289,6 +294,20 @@ export async function lobbyPage(root) {
     pool.stop();
     for (const socket of watching.values()) socket.close();
   };
+}
+
+/**
+ * Redraws a list only when what it shows changed, so a poll every few
+ * seconds neither moves the keyboard focus nor replaces a button under the
+ * pointer. `self`: `draw` fills the node itself.
+ */
+const drawnKeys = new WeakMap();
+function redraw(node, data, draw, { self = false } = {}) {
+  const key = JSON.stringify(data);
+  if (drawnKeys.get(node) === key) return;
+  drawnKeys.set(node, key);
+  if (self) draw();
+  else mount(node, draw());
 }
 
 /** The open challenges: Join for anyone eligible, Cancel for your own. */
@@ -333,7 +352,7 @@ function renderChallenges(box, list, games, refresh) {
   const incoming = (list && list.in) || [];
   const outgoing = (list && list.out) || [];
   box.hidden = !list || (!incoming.length && !outgoing.length && !list.error && !followed.size);
-  if (box.hidden) return;
+  if (box.hidden) { mount(box); return; }
   const error = h('p', { class: 'error', role: 'alert', id: 'challenge-error' });
   const act = (fn) => async () => {
     try { await fn(); } catch (err) { error.textContent = err.message; }
@@ -360,7 +379,6 @@ function renderChallenges(box, list, games, refresh) {
     [...followed.values()].filter((f) => f.status && f.status !== 'pending').map((f) => h('p', { class: 'hint challenge-answer' },
       `${person(f.to)} ${f.status === 'declined' ? 'declined' : f.status} your challenge.`)),
     error);
-  followOutgoing(outgoing);
 }
 
 /** Outgoing challenges seen pending, followed until answered: an accepted one opens its game. */
@@ -368,9 +386,11 @@ const followed = new Map();
 function followOutgoing(outgoing) {
   for (const c of outgoing) followed.set(c.id, c);
   for (const [id, c] of followed) {
+    // An answer is shown for a minute, then forgotten.
+    if (c.answeredAt && Date.now() - c.answeredAt > 60000) followed.delete(id);
     if (outgoing.some((o) => o.id === id) || c.status !== 'pending') continue;
     api.challengeStatus(id).then((res) => {
-      const now = res.challenge || {};
+      const now = { ...(res.challenge || {}), answeredAt: Date.now() };
       followed.set(id, now);
       if (now.status === 'accepted' && now.game_id) {
         followed.delete(id);
@@ -381,7 +401,7 @@ function followOutgoing(outgoing) {
 }
 
 /** Quick pairing: pick a clock, the server pairs you with someone of a similar rating. */
-function quickPairing(games, currentGame) {
+function quickPairing(games, currentGame, currentOptions) {
   const el = h('section', { class: 'card pool-card', id: 'quick-pairing', 'aria-labelledby': 'pool-title' });
   const CLOCKS = [['fischer:180+2', '3+2', 'blitz'], ['fischer:300+3', '5+3', 'blitz'], ['fischer:600+5', '10+5', 'rapid'], ['fischer:900+10', '15+10', 'rapid'], ['fischer:1800+20', '30+20', 'classical']];
   let waiting = null;
@@ -408,8 +428,9 @@ function quickPairing(games, currentGame) {
   const join = async (tc, label) => {
     status.textContent = '';
     try {
-      await api.poolJoin({ game: currentGame(), time_control: tc, rated: rated.checked });
-      waiting = `${gameName(games, currentGame())} ${label}`;
+      const res = await api.poolJoin({ game: currentGame(), options: currentOptions(), time_control: tc, rated: rated.checked });
+      if (res.status === 'paired' && res.game_id) { navigate(`/game/${res.game_id}`); return; }
+      waiting = `${gameName(games, currentGame())} ${label}${rated.checked ? ', rated' : ''}`;
       render();
       stop();
       timer = setInterval(poll, 1000);
