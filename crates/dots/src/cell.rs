@@ -45,6 +45,12 @@ const ENCL_BLUE: u16 = 1 << (ENCL_SHIFT + BLUE as u16);
 const ENCL_RED: u16 = 1 << (ENCL_SHIFT + RED as u16);
 const GROUNDED: u16 = 1 << 7;
 const OUTSIDE: u16 = 1 << 8;
+// Bits 9 to 11 are the scratch marks.
+/// "Solid for Blue" (an active Blue dot or Blue territory); Red's is the
+/// next bit. Redundant with the dot and territory bits, kept so that the
+/// grounding floods test solidity with one mask.
+const SOLID_SHIFT: u16 = 11;
+const SOLID_MASK: u16 = 3 << (SOLID_SHIFT + 1);
 /// An empty point outside territories and outside every enclosed region.
 const FREE_MASK: u16 = DOT_MASK | TERR_MASK | ENCL_BLUE | ENCL_RED | OUTSIDE;
 /// A playable point: empty and outside territories.
@@ -68,7 +74,8 @@ const MARKS: u16 = Mark::Piece as u16 | Mark::Taken as u16 | Mark::Visit as u16;
 /// One point of the board: its dot (and whether it is captured), its
 /// territory owner, for each colour whether it lies in an enclosed region
 /// of that colour, whether it is grounded, whether it is the sentinel
-/// border outside the board, and the scratch [`Mark`]s.
+/// border outside the board, the scratch [`Mark`]s, and for which colour it
+/// is solid (kept beside the dot and territory for the grounding floods).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[repr(transparent)]
 pub struct Cell(u16);
@@ -113,7 +120,17 @@ impl Cell {
     /// territory.
     #[inline(always)]
     pub fn is_solid(self, color: Color) -> bool {
-        self.is_active(color) | (self.territory() == color)
+        self.0 & solid_flag(color) != 0
+    }
+    /// Whether the point is solid for `color` and not yet grounded.
+    #[inline(always)]
+    pub fn is_ungrounded_solid(self, color: Color) -> bool {
+        self.0 & (solid_flag(color) | GROUNDED) == solid_flag(color)
+    }
+    /// Whether the point is solid for `color` and grounded.
+    #[inline(always)]
+    pub fn is_grounded_solid(self, color: Color) -> bool {
+        self.0 & (solid_flag(color) | GROUNDED) == solid_flag(color) | GROUNDED
     }
     /// Whether the point lies in an enclosed region of `color`.
     #[inline(always)]
@@ -176,12 +193,13 @@ impl Cell {
     /// This cell with its dot captured.
     #[inline(always)]
     pub fn captured(self) -> Cell {
-        Cell(self.0 | CAPTURED)
+        Cell((self.0 | CAPTURED) & !solid_flag(self.dot_color()))
     }
     /// This cell as `color`'s territory.
     #[inline(always)]
     pub fn with_territory(self, color: Color) -> Cell {
-        Cell((self.0 & !TERR_MASK) | ((color as u16) << TERR_SHIFT))
+        // A territory's dot, if any, is captured: the owner alone is solid.
+        Cell((self.0 & !(TERR_MASK | SOLID_MASK)) | ((color as u16) << TERR_SHIFT) | solid_flag(color))
     }
     /// This cell grounded.
     #[inline(always)]
@@ -202,8 +220,14 @@ impl Cell {
     /// enclosed region of its own colour: the dot is a wall for it).
     #[inline(always)]
     pub fn with_dot(self, color: Color) -> Cell {
-        Cell((self.0 & !enclosed_flag(color)) | color as u16)
+        Cell((self.0 & !enclosed_flag(color)) | color as u16 | solid_flag(color))
     }
+}
+
+/// The bit saying "solid for `color`"; none for colour 0.
+#[inline(always)]
+fn solid_flag(color: Color) -> u16 {
+    (1 << (SOLID_SHIFT + color as u16)) & SOLID_MASK
 }
 
 /// The bit saying "in an enclosed region of `color`".
@@ -220,8 +244,14 @@ mod tests {
     fn questions_read_back_what_was_written() {
         let c = Cell::EMPTY.with_dot(RED);
         assert!(c.has_dot() && c.is_active(RED) && !c.is_active(BLUE) && !c.is_playable());
+        assert!(c.is_solid(RED) && c.is_ungrounded_solid(RED) && !c.is_solid(BLUE));
+        assert!(!c.captured().is_solid(RED), "a captured dot is solid for nobody until its territory is");
+        assert!(c.grounded().is_grounded_solid(RED) && !c.grounded().is_ungrounded_solid(RED));
         let c = c.captured().with_territory(BLUE);
         assert!(c.is_captured_dot(RED) && c.territory() == BLUE && c.is_solid(BLUE) && !c.is_solid(RED));
+        // Recaptured: Red's territory now, solid for Red alone.
+        let r = c.with_territory(RED);
+        assert!(r.is_solid(RED) && !r.is_solid(BLUE) && r.territory() == RED);
         let e = Cell::EMPTY.enclosed(BLUE, true);
         assert!(e.is_enclosed_by(BLUE) && !e.is_enclosed_by(RED) && e.is_playable() && !e.is_free());
         assert!(Cell::BORDER.is_border() && !Cell::BORDER.is_playable());

@@ -18,6 +18,7 @@
 pub mod ai;
 mod cell;
 pub mod encoding;
+mod flood;
 pub mod formats;
 pub mod meta;
 pub mod notation;

@@ -19,6 +19,7 @@
 //! flooding each point at most once per game.
 
 use crate::cell::{color_of, enemy_of, player_of, Cell, Color, Mark};
+use crate::flood::{flood, ground_from, grounding_contacts};
 use crate::options::{DotsOptions, MAX_SIDE, MIN_SIDE};
 use crate::ring::{self, Trace, Walk, BACKTRACK, DX, DY, ORTHOGONAL, RING_GROUPS};
 use crate::scratch::Scratch;
@@ -341,12 +342,47 @@ impl Dots {
         self.legal_pos[c] = u16::MAX;
     }
 
+    /// The cell at index `c`, without a bounds check. Every index the
+    /// engine computes is a point of the board or one of its eight
+    /// neighbours (the sentinel ring), because floods and walks never step
+    /// from a sentinel cell; the debug build checks it.
+    #[inline(always)]
+    fn at(&self, c: usize) -> Cell {
+        debug_assert!(c < self.cells.len());
+        // SAFETY: `c` is inside the padded board (see above).
+        unsafe { *self.cells.get_unchecked(c) }
+    }
+
+    /// Write the cell at index `c` (see [`Dots::at`]); keeps no count.
+    #[inline(always)]
+    fn put(&mut self, c: usize, v: Cell) {
+        debug_assert!(c < self.cells.len());
+        // SAFETY: `c` is inside the padded board (see `at`).
+        unsafe { *self.cells.get_unchecked_mut(c) = v }
+    }
+
+    /// The parent of `c` in the chain union-find (see [`Dots::at`]).
+    #[inline(always)]
+    fn link(&self, c: usize) -> u16 {
+        debug_assert!(c < self.chain.len());
+        // SAFETY: `chain` has one entry per cell and `c` is a cell.
+        unsafe { *self.chain.get_unchecked(c) }
+    }
+
+    /// Set the parent of `c` in the chain union-find.
+    #[inline(always)]
+    fn set_link(&mut self, c: usize, parent: u16) {
+        debug_assert!(c < self.chain.len());
+        // SAFETY: `chain` has one entry per cell and `c` is a cell.
+        unsafe { *self.chain.get_unchecked_mut(c) = parent }
+    }
+
     /// Write a cell, keeping the free-point count.
     #[inline]
     fn write(&mut self, c: usize, v: Cell) {
-        let old = self.cells[c];
+        let old = self.at(c);
         self.free += v.is_free() as i32 - old.is_free() as i32;
-        self.cells[c] = v;
+        self.put(c, v);
     }
 
     /// The neighbour of cell `x` in ring direction `d`.
@@ -355,13 +391,32 @@ impl Dots {
         (x as isize + self.offsets[d]) as usize
     }
 
+    /// The offsets of the orthogonal neighbours, N, E, S, W, for the floods.
+    #[inline(always)]
+    fn orth(&self) -> [isize; 4] {
+        ORTHOGONAL.map(|d| self.offsets[d])
+    }
+
+    /// Play a move known to be playable.
+    #[inline(always)]
+    fn play_playable(&mut self, p: Point) {
+        let color = color_of(self.to_move);
+        self.place(p.0 as usize, color);
+        self.plies += 1;
+        self.to_move = self.to_move.other();
+        self.hash ^= RED_TO_MOVE_KEY;
+        self.last = Some(p);
+    }
+
     /// The heart of the engine: `color` places a dot at the empty cell `c`.
     fn place(&mut self, c: usize, color: Color) {
         let enemy = enemy_of(color);
-        let old = self.cells[c];
+        let old = self.at(c);
         let own_region_enclosed = old.is_enclosed_by(color);
         // The new dot is a wall for its owner: no longer in its own region.
-        self.write(c, old.with_dot(color));
+        // A playable point may be free; a dot is not.
+        self.free -= old.is_free() as i32;
+        self.put(c, old.with_dot(color));
         self.remove_legal(c);
         self.active[color as usize - 1] += 1;
         self.hash ^= zkey(c, dot_kind(color, false));
@@ -388,7 +443,7 @@ impl Dots {
                 if self.irregular {
                     for g in 0..count {
                         let n = self.step(c, groups[1 + g] as usize);
-                        if !self.cells[n].marked(Mark::Piece) {
+                        if !self.at(n).marked(Mark::Piece) {
                             captured |= self.take_piece(n, color);
                         }
                     }
@@ -401,19 +456,19 @@ impl Dots {
             // roots: nothing since has linked chains).
             let top = roots[0];
             for &r in roots.iter().take(count).skip(1) {
-                self.chain[r] = top as u16;
+                self.set_link(r, top as u16);
             }
-            self.chain[c] = top as u16;
+            self.set_link(c, top as u16);
         } else if mask != 0 {
-            // One wall segment: its dots are one chain already.
-            // Hanging the dot under its neighbour is enough: the next find
-            // through it halves the path.
+            // One wall segment: its dots are one chain already. Hanging
+            // the dot beside its neighbour (under the neighbour's parent)
+            // keeps the tree no deeper; later finds halve the paths.
             let n = self.step(c, mask.trailing_zeros() as usize);
-            self.chain[c] = n as u16;
+            self.set_link(c, self.link(n));
         }
         for i in 0..self.scratch.marked.len() {
             let m = self.scratch.marked.get(i);
-            self.cells[m] = self.cells[m].without(Mark::Piece);
+            self.put(m, self.at(m).without(Mark::Piece));
         }
         if captured {
             self.dissolve(enemy);
@@ -434,21 +489,21 @@ impl Dots {
                     self.scratch.fresh.push(c);
                     self.ground(color);
                 } else {
-                    self.cells[c] = self.cells[c].grounded();
+                    self.put(c, self.at(c).grounded());
                     self.grounded_active[color as usize - 1] += 1;
                 }
             }
         }
         for i in 0..self.scratch.taken.len() {
             let m = self.scratch.taken.get(i);
-            self.cells[m] = self.cells[m].without_marks();
+            self.put(m, self.at(m).without_marks());
         }
     }
 
     fn find(&mut self, mut x: usize) -> usize {
-        while self.chain[x] as usize != x {
-            let up = self.chain[self.chain[x] as usize];
-            self.chain[x] = up;
+        while self.link(x) as usize != x {
+            let up = self.link(self.link(x) as usize);
+            self.set_link(x, up);
             x = up as usize;
         }
         x
@@ -536,7 +591,7 @@ impl Dots {
         for g in 0..count {
             if traces[g].state == Walk::Enclosed {
                 let n = self.step(c, groups[1 + g] as usize);
-                if !self.cells[n].marked(Mark::Piece) {
+                if !self.at(n).marked(Mark::Piece) {
                     captured |= self.take_piece(n, color);
                 }
             }
@@ -586,18 +641,27 @@ impl Dots {
     /// Bit i set when ring cell i of `c` holds an active dot of `color`.
     #[inline]
     fn ring_mask(&self, c: usize, color: Color) -> u32 {
-        self.walls[c][color as usize - 1] as u32
+        debug_assert!(c < self.walls.len());
+        // SAFETY: `walls` has one entry per cell and `c` is a cell.
+        unsafe { self.walls.get_unchecked(c)[color as usize - 1] as u32 }
     }
 
     /// The dot of `color` at `c` became active (`on`) or was captured:
     /// update the ring masks of its eight neighbours.
-    #[inline]
+    #[inline(always)]
     fn set_wall(&mut self, c: usize, color: Color, on: bool) {
         let k = color as usize - 1;
-        for (i, &o) in self.offsets.iter().enumerate() {
+        // Local copies: writing a ring must not make the offsets reload.
+        let offsets = self.offsets;
+        let walls = &mut self.walls[..];
+        for (i, o) in offsets.into_iter().enumerate() {
             // Seen from the neighbour, `c` lies in the opposite direction.
             let bit = 1u8 << ((i + 4) & 7);
-            let ring = &mut self.walls[(c as isize + o) as usize][k];
+            let n = (c as isize + o) as usize;
+            debug_assert!(n < walls.len());
+            // SAFETY: `c` is a point of the board, so its eight neighbours
+            // are cells of the padded array.
+            let ring = unsafe { &mut walls.get_unchecked_mut(n)[k] };
             *ring = if on { *ring | bit } else { *ring & !bit };
         }
     }
@@ -609,33 +673,29 @@ impl Dots {
         let enemy = enemy_of(color);
         // The marked list is the flood's queue: [start, head) are done.
         let start = self.scratch.marked.len();
-        self.cells[n] = self.cells[n].with(Mark::Piece, true);
+        self.put(n, self.at(n).with(Mark::Piece, true));
         self.scratch.marked.push(n);
-        let mut head = start;
-        let mut has_enemy = false;
-        let mut open = false;
-        while head < self.scratch.marked.len() {
-            let x = self.scratch.marked.get(head);
-            head += 1;
-            has_enemy |= self.cells[x].is_active(enemy);
-            for d in ORTHOGONAL {
-                let nb = self.step(x, d);
-                let v = self.cells[nb];
-                let fresh = !v.marked(Mark::Piece) & !v.is_active(color);
-                open |= fresh & v.is_border();
-                let take = fresh & !v.is_border();
-                self.cells[nb] = v.with(Mark::Piece, take);
-                self.scratch.marked.push_if(nb, take);
-            }
-        }
+        let orth = self.orth();
+        // The sentinel is never marked nor active: reaching it means open.
+        let open = flood(
+            &mut self.cells,
+            orth,
+            &mut self.scratch.marked,
+            start,
+            Mark::Piece,
+            |v| !v.marked(Mark::Piece) & !v.is_active(color) & !v.is_border(),
+            |v| v.is_border(),
+        );
         if open {
             // Cannot happen for a piece the trace found enclosed; stay safe.
             debug_assert!(false, "enclosed piece reached the border");
             return false;
         }
+        let mut has_enemy = false;
         for i in start..self.scratch.marked.len() {
             let m = self.scratch.marked.get(i);
-            let v = self.cells[m];
+            let v = self.at(m);
+            has_enemy |= v.is_active(enemy);
             if !v.is_enclosed_by(color) {
                 self.write(m, v.enclosed(color, true));
             }
@@ -646,7 +706,7 @@ impl Dots {
         for i in start..self.scratch.marked.len() {
             let m = self.scratch.marked.get(i);
             self.claim(m, color);
-            self.cells[m] = self.cells[m].with(Mark::Taken, true);
+            self.put(m, self.at(m).with(Mark::Taken, true));
             self.scratch.taken.push(m);
             self.scratch.fresh.push(m);
         }
@@ -656,7 +716,7 @@ impl Dots {
     /// Make cell `c` territory of `color`: capture an active enemy dot,
     /// move the score of a captured dot to its new owner.
     fn claim(&mut self, c: usize, color: Color) {
-        let v = self.cells[c];
+        let v = self.at(c);
         let old_t = v.territory();
         let d = v.dot_color();
         let mut nv = v;
@@ -702,20 +762,18 @@ impl Dots {
     fn fill_enemy_base(&mut self, c: usize, enemy: Color) {
         // The taken list is the flood's queue.
         let start = self.scratch.taken.len();
-        self.cells[c] = self.cells[c].with(Mark::Taken, true);
+        self.put(c, self.at(c).with(Mark::Taken, true));
         self.scratch.taken.push(c);
-        let mut head = start;
-        while head < self.scratch.taken.len() {
-            let x = self.scratch.taken.get(head);
-            head += 1;
-            for d in ORTHOGONAL {
-                let nb = self.step(x, d);
-                let v = self.cells[nb];
-                let take = !v.is_border() & !v.marked(Mark::Taken) & !v.is_active(enemy);
-                self.cells[nb] = v.with(Mark::Taken, take);
-                self.scratch.taken.push_if(nb, take);
-            }
-        }
+        let orth = self.orth();
+        flood(
+            &mut self.cells,
+            orth,
+            &mut self.scratch.taken,
+            start,
+            Mark::Taken,
+            |v| !v.is_border() & !v.marked(Mark::Taken) & !v.is_active(enemy),
+            |_| false,
+        );
         for i in start..self.scratch.taken.len() {
             let m = self.scratch.taken.get(i);
             self.claim(m, enemy);
@@ -730,35 +788,31 @@ impl Dots {
     /// means open.
     fn dissolve(&mut self, victim: Color) {
         let mut comp = std::mem::take(&mut self.scratch.comp);
+        let orth = self.orth();
         for i in 0..self.scratch.taken.len() {
             let s = self.scratch.taken.get(i);
-            if self.cells[s].marked(Mark::Visit) {
+            if self.at(s).marked(Mark::Visit) {
                 continue;
             }
             // The comp list is the flood's queue.
             comp.clear();
             comp.push(s);
-            self.cells[s] = self.cells[s].with(Mark::Visit, true);
-            let mut open = false;
-            let mut head = 0;
-            while head < comp.len() {
-                let x = comp.get(head);
-                head += 1;
-                for d in ORTHOGONAL {
-                    let nb = self.step(x, d);
-                    let v = self.cells[nb];
-                    // The sentinel holds no flag, so it opens the region.
-                    let fresh = !v.marked(Mark::Visit) & !v.is_active(victim);
-                    let inside = v.enclosed_by_or_marked(victim, Mark::Taken);
-                    open |= fresh & !inside;
-                    let take = fresh & inside;
-                    self.cells[nb] = v.with(Mark::Visit, take);
-                    comp.push_if(nb, take);
-                }
-            }
+            self.put(s, self.at(s).with(Mark::Visit, true));
+            // The sentinel holds no flag, so it opens the region.
+            let fresh = move |v: Cell| !v.marked(Mark::Visit) & !v.is_active(victim);
+            let inside = move |v: Cell| v.enclosed_by_or_marked(victim, Mark::Taken);
+            let open = flood(
+                &mut self.cells,
+                orth,
+                &mut comp,
+                0,
+                Mark::Visit,
+                |v| fresh(v) & inside(v),
+                |v| fresh(v) & !inside(v),
+            );
             for k in 0..comp.len() {
                 let x = comp.get(k);
-                let v = self.cells[x];
+                let v = self.at(x);
                 let nv = v.enclosed(victim, !open);
                 if nv != v {
                     self.write(x, nv);
@@ -780,14 +834,7 @@ impl Dots {
     /// ungrounded solid point of `color` (which it would then ground too).
     #[inline]
     fn grounding_contacts(&self, c: usize, color: Color) -> (bool, bool) {
-        let (mut touches, mut lifts) = (false, false);
-        for d in ORTHOGONAL {
-            let nv = self.cells[self.step(c, d)];
-            let solid = nv.is_solid(color);
-            touches |= nv.is_border() | (solid & nv.is_grounded());
-            lifts |= solid & !nv.is_grounded();
-        }
-        (touches, lifts)
+        grounding_contacts(&self.cells, self.orth(), c, color)
     }
 
     /// Ground `color`'s cells that just became solid (listed in `fresh`)
@@ -795,31 +842,18 @@ impl Dots {
     fn ground(&mut self, color: Color) {
         let enemy = enemy_of(color);
         let mut stack = std::mem::take(&mut self.scratch.stack);
+        let orth = self.orth();
         for i in 0..self.scratch.fresh.len() {
             let c = self.scratch.fresh.get(i);
-            let v = self.cells[c];
+            let v = self.at(c);
             if v.is_grounded() || !v.is_solid(color) {
                 continue;
             }
             if !self.grounding_contacts(c, color).0 {
                 continue;
             }
-            stack.clear();
-            stack.push(c);
-            self.cells[c] = v.grounded();
-            let (mut dots, mut points) = (0, 0);
-            while let Some(x) = stack.pop() {
-                let v = self.cells[x];
-                dots += v.is_active(color) as i32;
-                points += v.is_captured_dot(enemy) as i32;
-                for d in ORTHOGONAL {
-                    let nb = self.step(x, d);
-                    let nv = self.cells[nb];
-                    let take = !nv.is_grounded() & !nv.is_border() & nv.is_solid(color);
-                    self.cells[nb] = nv.grounded_if(take);
-                    stack.push_if(nb, take);
-                }
-            }
+            self.put(c, v.grounded());
+            let (dots, points) = ground_from(&mut self.cells, orth, &mut stack, c, color, enemy);
             self.grounded_active[color as usize - 1] += dots;
             self.grounded_score[color as usize - 1] += points;
         }
@@ -889,12 +923,7 @@ impl Game for Dots {
             debug_assert!(false, "unplayable point {p:?}");
             return;
         }
-        let color = color_of(self.to_move);
-        self.place(p.0 as usize, color);
-        self.plies += 1;
-        self.to_move = self.to_move.other();
-        self.hash ^= RED_TO_MOVE_KEY;
-        self.last = Some(p);
+        self.play_playable(p);
     }
 
     /// The status under the game's own format (see [`Dots::status_under`]).
@@ -975,8 +1004,9 @@ impl Game for Dots {
             // below len / 2^32 (3e-7 on 39x32), and it saves a branchy call
             // per ply.
             let pick = ((rng.next_u32() as u64 * len as u64) >> 32) as usize;
+            // The list holds playable points only.
             let c = self.legal[pick];
-            self.play(Point(c));
+            self.play_playable(Point(c));
             n += 1;
         }
         n

@@ -98,6 +98,19 @@ pub enum SeatRequest {
         /// The level, or the game's default.
         level: Option<String>,
     },
+    /// A seat bound to an account (an accepted challenge): the account acts
+    /// for it; its token goes to nobody.
+    Account {
+        /// The account's id and name.
+        user: (i64, String),
+    },
+    /// The server's AI playing as a built-in bot account.
+    BotAi {
+        /// The AI level.
+        level: String,
+        /// The bot account's id and name.
+        user: (i64, String),
+    },
 }
 
 /// A create request.
@@ -170,6 +183,10 @@ pub struct App {
     /// Held while a rated result is rated and stored, so two games of one
     /// player ending at once do not both start from the same rating.
     rating_lock: tokio::sync::Mutex<()>,
+    /// Direct challenges, by id.
+    challenges: Mutex<HashMap<String, crate::challenges::Challenge>>,
+    /// Each account's event stream (challenges, game starts and ends).
+    events: Mutex<HashMap<i64, broadcast::Sender<Utf8Bytes>>>,
 }
 
 /// Connections per account (WebSockets and Bot API streams), for the
@@ -242,7 +259,30 @@ impl App {
             shutdown,
             presence: Arc::new(Presence::default()),
             rating_lock: tokio::sync::Mutex::new(()),
+            challenges: Mutex::new(HashMap::new()),
+            events: Mutex::new(HashMap::new()),
         })
+    }
+
+    /// The challenges, locked.
+    pub(crate) fn challenges(&self) -> std::sync::MutexGuard<'_, HashMap<String, crate::challenges::Challenge>> {
+        self.challenges.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Subscribe to an account's events.
+    pub(crate) fn subscribe_events(&self, user: i64) -> broadcast::Receiver<Utf8Bytes> {
+        let mut map = self.events.lock().unwrap_or_else(|p| p.into_inner());
+        map.entry(user).or_insert_with(|| broadcast::channel(64).0).subscribe()
+    }
+
+    /// Tell an account's event streams (if any is open).
+    pub(crate) fn notify(&self, user: i64, event: Value) {
+        let mut map = self.events.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(tx) = map.get(&user) {
+            if tx.send(Utf8Bytes::from(event.to_string())).is_err() {
+                map.remove(&user); // nobody listens any more
+            }
+        }
     }
 
     fn map(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<RoomHandle>>> {
@@ -364,6 +404,7 @@ impl App {
         change: impl FnOnce(&mut Room, Ctx) -> (R, Vec<Write>),
     ) -> Result<(R, Value), RoomError> {
         let snapshot = slot.room.snapshot();
+        let was_over = slot.room.m.result.is_some();
         let (result, extra) = change(&mut slot.room, self.ctx());
         h.touched_ms.store(self.time.now_ms(), Ordering::Relaxed);
         if slot.room.version() == snapshot.version() {
@@ -394,6 +435,14 @@ impl App {
         let msg = state_message(&game);
         *h.latest.lock().unwrap_or_else(|p| p.into_inner()) = Some(msg.clone());
         let _ = h.tx.send(msg);
+        if !was_over && slot.room.m.result.is_some() {
+            for user in slot.room.seats.iter().filter_map(|s| s.user_id) {
+                self.notify(
+                    user,
+                    json!({"v": 1, "type": "gameFinish", "game": {"id": h.id, "status": game["status"], "result": game["result"]}}),
+                );
+            }
+        }
         if let Some(d) = slot.room.draw_declined.filter(|d| Some(*d) != snapshot.draw_declined()) {
             let event =
                 json!({ "v": 1, "type": "draw_declined", "by": slot.room.players()[d.by.index()], "ply": d.ply });
@@ -477,6 +526,14 @@ impl App {
                     seat
                 }
                 SeatRequest::Open { name } => Seat::open(name),
+                SeatRequest::Account { user: (id, name) } => Seat::account(id, name),
+                SeatRequest::BotAi { level, user: (id, name) } => {
+                    let mut seat = Seat::ai(level);
+                    seat.name = name.clone();
+                    seat.user_id = Some(id);
+                    seat.user = Some(name);
+                    seat
+                }
                 SeatRequest::Ai { level } => {
                     // Room::new refuses a level the game does not list.
                     Seat::ai(level.unwrap_or_else(|| game.default_level().to_string()))

@@ -17,6 +17,8 @@ mod account_http;
 pub mod accounts;
 mod ai;
 mod app;
+mod bot_api;
+mod challenges;
 pub mod config;
 mod error;
 mod http;
@@ -109,6 +111,10 @@ pub async fn start_with(listener: TcpListener, config: Config) -> Result<Running
     let (shutdown_tx, shutdown_rx) = watch::channel(false);
     let db = config.db.clone();
     let app = App::new(store.clone(), config, conns, shutdown_rx.clone());
+    if let Err(e) = challenges::ensure_builtin_bots(&app).await {
+        let _ = store.close().await;
+        return Err(e.into());
+    }
     let resumed = match app.resume_unfinished().await {
         Ok(n) => n,
         Err(e) => {

@@ -20,12 +20,11 @@ use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 pub use stats::{Interval, Sprt, SprtState};
 use std::collections::HashMap;
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::mpsc;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+use tabula_core::uci::{UciEngine, UciError};
 use tabula_core::{Game, NoOptions, Player, Status};
 
 /// Fifty common openings (UCI moves from the start), each played with both
@@ -249,41 +248,9 @@ impl ArenaReport {
 /// Why a match against an external engine stopped.
 #[derive(Debug, thiserror::Error)]
 pub enum ArenaError {
-    /// The engine's command line is empty.
-    #[error("no engine command given")]
-    NoCommand,
-    /// The engine could not be started.
-    #[error("cannot start '{program}': {source} (is it installed? try apt-get install stockfish)")]
-    Start {
-        /// The program named.
-        program: String,
-        /// Why it did not start.
-        source: std::io::Error,
-    },
-    /// The engine's standard input or output could not be opened.
-    #[error("no {0} for the engine")]
-    NoPipe(&'static str),
-    /// Writing to the engine failed.
-    #[error("{engine}: write failed: {source}")]
-    Write {
-        /// The engine's program.
-        engine: String,
-        /// Why.
-        source: std::io::Error,
-    },
-    /// The engine did not answer in time.
-    #[error("{engine} did not answer '{expected}' within {timeout:?}")]
-    Timeout {
-        /// The engine's program.
-        engine: String,
-        /// The answer waited for.
-        expected: String,
-        /// How long we waited.
-        timeout: Duration,
-    },
-    /// The engine exited.
-    #[error("{0} exited")]
-    Exited(String),
+    /// Starting or talking to the external engine failed.
+    #[error(transparent)]
+    Engine(#[from] UciError),
     /// A line of the opening book was refused (a bug in the book).
     #[error("opening {0}: {1}")]
     Opening(&'static str, tabula_core::MoveError),
@@ -303,87 +270,17 @@ pub enum ArenaError {
     NoMove,
 }
 
-/// The external engine, spoken to over its pipes.
-struct External {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-    name: String,
+/// Start the external engine, set its options and wait until it is ready.
+fn start_engine(config: &ArenaConfig) -> Result<UciEngine, ArenaError> {
+    let mut ext = UciEngine::start(&config.command)?;
+    ext.handshake(&config.options)?;
+    Ok(ext)
 }
 
-impl External {
-    fn start(command: &[String]) -> Result<External, ArenaError> {
-        let (program, args) = command.split_first().ok_or(ArenaError::NoCommand)?;
-        let spawn = |p: &str| {
-            Command::new(p).args(args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::null()).spawn()
-        };
-        // Debian installs engines in /usr/games, which is often not on PATH.
-        let mut child = spawn(program)
-            .or_else(|e| if program.contains('/') { Err(e) } else { spawn(&format!("/usr/games/{program}")) })
-            .map_err(|source| ArenaError::Start { program: program.clone(), source })?;
-        let stdin = child.stdin.take().ok_or(ArenaError::NoPipe("stdin"))?;
-        let stdout = child.stdout.take().ok_or(ArenaError::NoPipe("stdout"))?;
-        let (tx, rx) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        Ok(External { child, stdin, lines: rx, name: program.clone() })
-    }
-
-    /// Start the engine, set its options and wait until it is ready.
-    fn start_ready(config: &ArenaConfig) -> Result<External, ArenaError> {
-        let mut ext = External::start(&config.command)?;
-        ext.send("uci")?;
-        ext.wait_for("uciok", Duration::from_secs(10))?;
-        for (name, value) in &config.options {
-            ext.send(&format!("setoption name {name} value {value}"))?;
-        }
-        ext.send("isready")?;
-        ext.wait_for("readyok", Duration::from_secs(10))?;
-        Ok(ext)
-    }
-
-    fn send(&mut self, line: &str) -> Result<(), ArenaError> {
-        writeln!(self.stdin, "{line}")
-            .and_then(|_| self.stdin.flush())
-            .map_err(|source| ArenaError::Write { engine: self.name.clone(), source })
-    }
-
-    /// Read lines until one starts with `prefix`; returns it.
-    fn wait_for(&mut self, prefix: &str, timeout: Duration) -> Result<String, ArenaError> {
-        let deadline = Instant::now() + timeout;
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
-                Ok(l) if l.starts_with(prefix) => return Ok(l),
-                Ok(_) => {}
-                Err(RecvTimeoutError::Timeout) => {
-                    let engine = self.name.clone();
-                    return Err(ArenaError::Timeout { engine, expected: prefix.to_string(), timeout });
-                }
-                Err(RecvTimeoutError::Disconnected) => return Err(ArenaError::Exited(self.name.clone())),
-            }
-        }
-    }
-
-    /// The CPU time the engine's process has used so far (Linux only;
-    /// zero elsewhere).
-    fn cpu_time(&self) -> Duration {
-        proc_cpu_time(self.child.id()).unwrap_or_default()
-    }
-}
-
-impl Drop for External {
-    fn drop(&mut self) {
-        let _ = self.send("quit");
-        std::thread::sleep(Duration::from_millis(50));
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
+/// The CPU time an engine's process has used so far (Linux only; zero
+/// elsewhere).
+fn engine_cpu_time(ext: &UciEngine) -> Duration {
+    proc_cpu_time(ext.id()).unwrap_or_default()
 }
 
 /// User plus system CPU time of a process from `/proc/PID/stat`, counted in
@@ -478,7 +375,7 @@ fn play_game(
     config: &ArenaConfig,
     number: usize,
     engine: &mut Engine,
-    ext: &mut External,
+    ext: &mut UciEngine,
     stop: &AtomicBool,
 ) -> Result<Option<(ArenaGame, u64, Duration)>, ArenaError> {
     let pair = number / 2;
@@ -486,9 +383,7 @@ fn play_game(
     let tabula_white = number.is_multiple_of(2);
     let tabula = if tabula_white { Player::First } else { Player::Second };
     engine.new_game();
-    ext.send("ucinewgame")?;
-    ext.send("isready")?;
-    ext.wait_for("readyok", Duration::from_secs(10))?;
+    ext.new_game()?;
     let mut state = Cumisitha::new(&NoOptions);
     for m in &book {
         let mv = state.check_move(m).map_err(|e| ArenaError::Opening(opening, e))?;
@@ -507,14 +402,12 @@ fn play_game(
             time += r.time;
             r.best.ok_or(ArenaError::NoMove)?
         } else {
-            ext.send(&format!("position startpos moves {}", moves.join(" ")))?;
-            ext.send(&config.limit.go())?;
-            let line = ext.wait_for("bestmove", config.limit.answer_timeout())?;
-            let text = line.split_whitespace().nth(1).unwrap_or("");
-            match parse_uci(state.board(), text) {
+            let position = format!("position startpos moves {}", moves.join(" "));
+            let text = ext.best_move(&position, &config.limit.go(), config.limit.answer_timeout())?;
+            match parse_uci(state.board(), &text) {
                 Ok(mv) if state.board().is_legal(mv) => mv,
                 _ => {
-                    forfeit = Some((tabula, format!("{} played an illegal move '{text}'", ext.name)));
+                    forfeit = Some((tabula, format!("{} played an illegal move '{text}'", ext.name())));
                     break;
                 }
             }
@@ -543,7 +436,7 @@ fn play_game(
 /// One worker: its own engines, games taken from `next` until the match is
 /// over or stopped.
 fn worker(config: &ArenaConfig, next: &AtomicUsize, stop: &AtomicBool, tx: mpsc::Sender<Done>) {
-    let mut ext = match External::start_ready(config) {
+    let mut ext = match start_engine(config) {
         Ok(e) => e,
         Err(e) => {
             let _ = tx.send(Done::Failed(e));
@@ -572,7 +465,7 @@ fn worker(config: &ArenaConfig, next: &AtomicUsize, stop: &AtomicBool, tx: mpsc:
             }
         }
     }
-    let _ = tx.send(Done::Exit(ext.cpu_time()));
+    let _ = tx.send(Done::Exit(engine_cpu_time(&ext)));
 }
 
 /// Play the match; `progress` hears each finished game (in the order they
