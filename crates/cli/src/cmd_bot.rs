@@ -372,12 +372,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
                         continue; // already playing it (sent again after a reconnection)
                     }
                     started += 1;
-                    say(format!(
-                        "game {id} started: {} as {} ({}/game/{id})",
-                        game["game"].as_str().unwrap_or("?"),
-                        game["player"].as_str().unwrap_or("?"),
-                        api.server()
-                    ));
+                    say(format!("game {id} started: {}/game/{id}", api.server()));
                     let (api, brain, tx) = (api.clone(), brain.clone(), tx.clone());
                     std::thread::spawn(move || {
                         let result = play(&api, &id, &brain, &say).map_err(|e| e.to_string());
