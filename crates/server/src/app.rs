@@ -187,6 +187,8 @@ pub struct App {
     challenges: Mutex<HashMap<String, crate::challenges::Challenge>>,
     /// Each account's event stream (challenges, game starts and ends).
     events: Mutex<HashMap<i64, broadcast::Sender<Utf8Bytes>>>,
+    /// Quick-pairing pools.
+    pools: Mutex<crate::pool::Pools>,
 }
 
 /// Connections per account (WebSockets and Bot API streams), for the
@@ -261,12 +263,18 @@ impl App {
             rating_lock: tokio::sync::Mutex::new(()),
             challenges: Mutex::new(HashMap::new()),
             events: Mutex::new(HashMap::new()),
+            pools: Mutex::new(crate::pool::Pools::default()),
         })
     }
 
     /// The challenges, locked.
     pub(crate) fn challenges(&self) -> std::sync::MutexGuard<'_, HashMap<String, crate::challenges::Challenge>> {
         self.challenges.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// The quick-pairing pools, locked.
+    pub(crate) fn pools(&self) -> std::sync::MutexGuard<'_, crate::pool::Pools> {
+        self.pools.lock().unwrap_or_else(|p| p.into_inner())
     }
 
     /// Subscribe to an account's events.

@@ -425,3 +425,40 @@ async fn a_database_from_before_accounts_keeps_every_game() {
     let version: u32 = conn.pragma_query_value(None, "user_version", |r| r.get(0)).unwrap();
     assert_eq!(version, 3);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn quick_pairing_pairs_players_of_one_pool() {
+    let server = start("players-pool").await;
+    let base = &server.base;
+    let lia = signup(base, "Lia").await;
+    let max = signup(base, "Max").await;
+    let ned = signup(base, "Ned").await;
+    let pool = json!({"game": "coldwar", "time_control": "fischer:180+2", "rated": true});
+    let r = lia.post("/api/pool/join", pool.clone()).await;
+    assert_eq!(r.json()["status"], "waiting", "{}", r.body);
+    assert_eq!(r.json()["pool"]["category"], "blitz");
+    // Another clock is another pool.
+    let r =
+        ned.post("/api/pool/join", json!({"game": "coldwar", "time_control": "fischer:600+0", "rated": true})).await;
+    assert_eq!(r.json()["status"], "waiting");
+    let r = max.post("/api/pool/join", pool).await;
+    assert_eq!(r.json()["status"], "paired", "{}", r.body);
+    let id = r.json()["game_id"].as_str().unwrap().to_string();
+    assert_eq!(lia.get("/api/pool").await.json(), json!({"v": 1, "status": "paired", "game_id": id}));
+    assert_eq!(ned.get("/api/pool").await.json()["status"], "waiting");
+    let game = get(base, &format!("/api/games/{id}")).await.json();
+    assert_eq!(game["status"], "live");
+    assert_eq!(game["rated"], true);
+    let mut users: Vec<&str> = game["seats"].as_array().unwrap().iter().map(|s| s["user"].as_str().unwrap()).collect();
+    users.sort();
+    assert_eq!(users, ["Lia", "Max"]);
+    // Both act by their accounts: whoever is first moves.
+    let first = if game["seats"][0]["user"] == "Lia" { &lia } else { &max };
+    play_first_move(first, &id).await;
+    // A waiter who stops asking leaves the pool.
+    server.advance(31_000).await;
+    server.advance(1_000).await;
+    assert_eq!(ned.get("/api/pool").await.json()["status"], "none");
+    assert_eq!(post(base, "/api/pool/join", json!({"game": "coldwar"})).await.code(), "not_logged_in");
+    server.running.shutdown().await.unwrap();
+}
