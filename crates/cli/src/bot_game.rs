@@ -274,9 +274,12 @@ pub fn play(api: &Api, id: &str, brain: &Brain, say: &(dyn Fn(String) + Sync)) -
             let received = Instant::now();
             match line["type"].as_str() {
                 Some("gameFull") => {
-                    if let Some(p) = line["player"].as_str() {
-                        let game = line["game"]["game"].as_str().and_then(|g| REGISTRY.get(g).ok());
-                        me = game.and_then(|g| g.player_by_name(p));
+                    let name = line["player"].as_str().unwrap_or("?");
+                    let game = line["game"]["game"].as_str().and_then(|g| REGISTRY.get(g).ok());
+                    let first = me.is_none();
+                    me = game.and_then(|g| g.player_by_name(name));
+                    if let (Some(game), true) = (game, first) {
+                        say(format!("game {id}: playing {} as {name}", game.name()));
                     }
                 }
                 Some("gameState") => {}
@@ -326,6 +329,17 @@ pub fn play(api: &Api, id: &str, brain: &Brain, say: &(dyn Fn(String) + Sync)) -
                     ) =>
                 {
                     moved_at = Some(ply);
+                }
+                Err(e) if e.retry_after().is_some() => {
+                    // Too many moves from this address (other bots behind it,
+                    // say): wait as asked, then the same move again.
+                    let wait = e.retry_after().unwrap_or_default();
+                    say(format!("game {id}: the server asks to slow down; sending {mv} again in {} s", wait.as_secs()));
+                    std::thread::sleep(wait);
+                    match api.post(&path, &json!({}), &format!("play {mv} in game {id}")) {
+                        Ok(_) => moved_at = Some(ply),
+                        Err(e) => say(format!("game {id}: could not send {mv} ({e}); will try again")),
+                    }
                 }
                 Err(e) if e.code().is_none() && !e.is_fatal() => {
                     say(format!("game {id}: could not send {mv} ({e}); will try again"));
