@@ -176,6 +176,16 @@ async fn guests_join_public_casual_games_and_invite_games_stay_private() {
     assert_eq!(j.status, 200, "{}", j.body);
     assert_eq!(j.json()["game"]["seats"][1]["name"], "Stranger");
     assert_eq!(j.json()["game"]["seats"][1]["user"], Value::Null);
+    // A logged-in joiner of a casual game shows no rating (nothing is at stake).
+    let pam = signup(base, "Pam").await;
+    let casual = pam
+        .post("/api/games", json!({"game": "dots", "public": true, "seats": [{"kind": "me"}, {"kind": "open"}]}))
+        .await;
+    let cid = casual.json()["game"]["id"].as_str().unwrap().to_string();
+    let quin = signup(base, "Quin").await;
+    let j = quin.post(&format!("/api/games/{cid}/join"), json!({})).await.json();
+    assert_eq!(j["game"]["seats"][1]["user"], "Quin");
+    assert_eq!((&j["game"]["seats"][0]["rating"], &j["game"]["seats"][1]["rating"]), (&Value::Null, &Value::Null));
     let qid = private["game"]["id"].as_str().unwrap();
     let r = post(base, &format!("/api/games/{qid}/join"), json!({})).await;
     assert_eq!(r.code(), "bad_invite", "an invite-only game needs its invite");
@@ -460,5 +470,39 @@ async fn quick_pairing_pairs_players_of_one_pool() {
     server.advance(1_000).await;
     assert_eq!(ned.get("/api/pool").await.json()["status"], "none");
     assert_eq!(post(base, "/api/pool/join", json!({"game": "coldwar"})).await.code(), "not_logged_in");
+    server.running.shutdown().await.unwrap();
+}
+
+/// A socket that is both the account's (cookie) and said `hello` with the
+/// seat token counts once: closing it leaves the seat gone.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn presence_ends_when_the_last_socket_closes() {
+    let server = start("players-presence").await;
+    let base = &server.base;
+    let ann = signup(base, "Ann").await;
+    let bob = signup(base, "Bob").await;
+    let r = ann
+        .post("/api/games", json!({"game": "dots", "public": true, "seats": [{"kind": "me"}, {"kind": "open"}]}))
+        .await;
+    let id = r.json()["game"]["id"].as_str().unwrap().to_string();
+    let token = r.json()["tokens"]["blue"].as_str().unwrap().to_string();
+    let mut first = ann.connect(&id).await;
+    recv_type(&mut first, "state", 5).await;
+    send(&mut first, json!({"v": 1, "type": "hello", "token": token, "id": 1})).await;
+    assert_eq!(recv_type(&mut first, "ack", 5).await["id"], 1);
+    // A second tab of Ann's, then both close.
+    let mut second = ann.connect(&id).await;
+    recv_type(&mut second, "state", 5).await;
+    bob.post(&format!("/api/games/{id}/join"), json!({})).await;
+    let live = get(base, &format!("/api/games/{id}")).await.json();
+    assert_eq!(live["presence"]["blue"], true);
+    drop(first);
+    settle().await;
+    assert_eq!(get(base, &format!("/api/games/{id}")).await.json()["presence"]["blue"], true, "one tab is still open");
+    drop(second);
+    settle().await;
+    let gone = get(base, &format!("/api/games/{id}")).await.json();
+    assert_eq!(gone["presence"]["blue"], false, "{}", gone["presence"]);
+    assert_eq!(gone["seats"][0]["online"], false);
     server.running.shutdown().await.unwrap();
 }
