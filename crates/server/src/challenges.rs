@@ -226,7 +226,6 @@ pub(crate) async fn create(
         let id = start_game(&app, &c, Some(level)).await?;
         c.status = ChallengeStatus::Accepted;
         c.game_id = Some(id.clone());
-        app.notify(me.id, json!({"v": 1, "type": "gameStart", "game": {"id": id}}));
     } else {
         app.notify(target.id, json!({"v": 1, "type": "challenge", "challenge": c.to_json()}));
     }
@@ -316,9 +315,6 @@ pub(crate) async fn accept(
         stored.game_id = Some(game_id.clone());
         stored.to_json()
     };
-    for user in [c.from.0, c.to.0] {
-        app.notify(user, json!({"v": 1, "type": "gameStart", "game": {"id": game_id}}));
-    }
     Ok(Json(json!({ "v": 1, "challenge": json, "game_id": game_id })))
 }
 
