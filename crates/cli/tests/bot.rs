@@ -176,9 +176,16 @@ struct Played {
 /// person `ann` who challenges it to `game` (she moves first and always
 /// plays her first legal move) and plays until the game ends; the bot must
 /// stop by itself after it.
-/// With `crash_at_ply`, the server is killed and restarted once the game
-/// has that many plies.
-fn challenge_the_bot(name: &str, bot_args: &[&str], challenge: Value, mut crash_at_ply: Option<u64>) -> Played {
+/// With `offer_draw` Ann offers a draw with her first move; with
+/// `crash_at_ply` the server is killed and restarted once the game has that
+/// many plies.
+fn challenge_the_bot(
+    name: &str,
+    bot_args: &[&str],
+    challenge: Value,
+    offer_draw: bool,
+    mut crash_at_ply: Option<u64>,
+) -> Played {
     let mut server = Server::start(name);
     let bot = Account::sign_up(&server.url, "robo");
     bot.ok("POST", "/api/account/bot", None);
@@ -239,6 +246,9 @@ fn challenge_the_bot(name: &str, bot_args: &[&str], challenge: Value, mut crash_
         if game["status"] == "live" && game["state"]["to_move"] == game["players"][0] {
             let mv = game["state"]["legal_moves"][0].as_str().unwrap().to_string();
             let ply = game["state"]["plies"].as_u64().unwrap();
+            if ply == 0 && offer_draw {
+                ann.ok("POST", &format!("/api/games/{game_id}/draw"), Some(json!({"action": "offer"})));
+            }
             let (status, answer) =
                 ann.call("POST", &format!("/api/games/{game_id}/move"), Some(json!({"move": mv, "ply": ply})));
             match answer["error"]["code"].as_str() {
@@ -287,6 +297,7 @@ fn a_bot_accepts_a_rated_challenge_and_plays_it_to_the_end() {
         "level",
         &["--level", "easy", "--games", "coldwar"],
         json!({"game": "coldwar", "options": {}, "time_control": "fischer:120+2", "rated": true}),
+        true,
         None,
     );
     let changes = &played.game["rating_changes"];
@@ -294,6 +305,7 @@ fn a_bot_accepts_a_rated_challenge_and_plays_it_to_the_end() {
         assert!(changes[player]["after"].is_number(), "a rating change for {player}: {}", played.game);
     }
     assert!(played.log.contains("rating 1500 -> "), "the bot prints its rating change: {}", played.log);
+    assert!(played.log.contains("declined a draw offer"), "{}", played.log);
 }
 
 /// `--engine`: the bot plays Cumisitha through a UCI engine, here Tabula's
@@ -305,6 +317,7 @@ fn a_bot_plays_with_a_uci_engine() {
         "engine",
         &["--engine", &engine, "--games", "cumisitha", "--movetime", "30", "--accept", "casual"],
         json!({"game": "cumisitha", "options": {}, "time_control": "none", "rated": false}),
+        false,
         None,
     );
     assert!(played.game["rating_changes"].is_null(), "{}", played.game);
@@ -321,6 +334,7 @@ fn a_bot_reconnects_after_the_server_restarts() {
         "restart",
         &["--level", "easy", "--games", "coldwar"],
         json!({"game": "coldwar", "options": {}, "time_control": "fischer:300+5", "rated": true}),
+        false,
         Some(2),
     );
     assert!(played.log.contains("lost the connection"), "{}", played.log);
