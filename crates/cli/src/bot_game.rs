@@ -4,6 +4,8 @@
 
 use crate::bot_api::{segment, Api, ApiError};
 use serde_json::{json, Value};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 use tabula_core::uci::UciEngine;
 use tabula_core::{DynAgent, DynGame, DynState, Player, ThinkContext, TimeControl};
@@ -250,6 +252,9 @@ pub fn play(api: &Api, id: &str, brain: &Brain, say: &(dyn Fn(String) + Sync)) -
     let mut moved_at: Option<usize> = None;
     let mut declined = false;
     let mut failures = 0u32;
+    // Set by the reader as soon as a line says the game is over, so an AI
+    // thinking at that moment stops at once.
+    let over = Arc::new(AtomicBool::new(false));
     loop {
         let mut stream = match api.stream(&format!("/api/bot/game/stream/{}", segment(id)), "open the game stream") {
             Ok(s) => s,
@@ -261,8 +266,24 @@ pub fn play(api: &Api, id: &str, brain: &Brain, say: &(dyn Fn(String) + Sync)) -
             }
             Err(e) => return Err(e.into()),
         };
+        // The stream is read on a thread of its own, so it is heard while
+        // the bot thinks.
+        let (tx, lines) = mpsc::channel();
+        let over_flag = over.clone();
+        std::thread::spawn(move || loop {
+            let item = stream.next();
+            let end = !matches!(item, Ok(Some(_)));
+            if let Ok(Some(line)) = &item {
+                if matches!(line["game"]["status"].as_str(), Some("finished" | "aborted")) {
+                    over_flag.store(true, Ordering::Relaxed);
+                }
+            }
+            if tx.send(item).is_err() || end {
+                return;
+            }
+        });
         loop {
-            let line = match stream.next() {
+            let line = match lines.recv().unwrap_or(Ok(None)) {
                 Ok(Some(line)) => line,
                 Ok(None) => {
                     failures += 1;
@@ -320,13 +341,16 @@ pub fn play(api: &Api, id: &str, brain: &Brain, say: &(dyn Fn(String) + Sync)) -
                 continue;
             }
             let ply = snap.moves.len();
-            let ctx = snap.think_context(me, received);
+            let ctx = ThinkContext { stop: Some(over.clone()), ..snap.think_context(me, received) };
             let chosen = (|| {
                 if brain_for_game.is_none() {
                     brain_for_game = Some(Mover::new(brain, snap.game, &snap.options, seed_of(id))?);
                 }
                 brain_for_game.as_mut().expect("set above").choose(&*state, &snap.moves, &ctx)
             })();
+            if over.load(Ordering::Relaxed) {
+                continue; // the game ended while the bot thought: the next line says how
+            }
             let mv = match chosen {
                 Ok(mv) => mv,
                 Err(why) => {
