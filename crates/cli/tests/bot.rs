@@ -24,6 +24,16 @@ impl Server {
         let (child, addr) = common::serve(&dir.join("bot.sqlite3"));
         Server { child, url: format!("http://{addr}"), dir }
     }
+
+    /// `kill -9` the server and start it again on the same address and
+    /// database.
+    fn crash_and_restart(&mut self) {
+        self.child.kill().unwrap();
+        self.child.wait().unwrap();
+        let addr = self.url.strip_prefix("http://").unwrap().to_string();
+        let (child, _) = common::serve_on(&self.dir.join("bot.sqlite3"), &addr);
+        self.child = child;
+    }
 }
 
 impl Drop for Server {
@@ -128,15 +138,21 @@ impl Account {
 
     fn call(&self, method: &str, path: &str, body: Option<Value>) -> (u16, Value) {
         let url = format!("{}{path}", self.url);
-        let answer = match (method, body) {
+        let send = || match (method, &body) {
             ("GET", _) => self.agent.get(&url).header("Cookie", &self.cookie).call(),
             (_, body) => self
                 .agent
                 .post(&url)
                 .header("Cookie", &self.cookie)
                 .header("Origin", &self.url)
-                .send_json(body.unwrap_or_else(|| json!({}))),
+                .send_json(body.clone().unwrap_or_else(|| json!({}))),
         };
+        // Once more on a transport error: a kept-alive connection may belong
+        // to a server the test has just restarted.
+        let answer = send().or_else(|_| {
+            std::thread::sleep(Duration::from_millis(100));
+            send()
+        });
         let mut answer = answer.unwrap_or_else(|e| panic!("{method} {path}: {e}"));
         let status = answer.status().as_u16();
         let text = answer.body_mut().read_to_string().unwrap();
@@ -160,8 +176,17 @@ struct Played {
 /// person `ann` who challenges it to `game` (she moves first and always
 /// plays her first legal move) and plays until the game ends; the bot must
 /// stop by itself after it.
-fn challenge_the_bot(name: &str, bot_args: &[&str], challenge: Value) -> Played {
-    let server = Server::start(name);
+/// With `offer_draw` Ann offers a draw with her first move; with
+/// `crash_at_ply` the server is killed and restarted once the game has that
+/// many plies.
+fn challenge_the_bot(
+    name: &str,
+    bot_args: &[&str],
+    challenge: Value,
+    offer_draw: bool,
+    mut crash_at_ply: Option<u64>,
+) -> Played {
+    let mut server = Server::start(name);
     let bot = Account::sign_up(&server.url, "robo");
     bot.ok("POST", "/api/account/bot", None);
     let token = bot.ok("POST", "/api/account/tokens", Some(json!({"description": "test", "scopes": ["bot:play"]})));
@@ -213,9 +238,17 @@ fn challenge_the_bot(name: &str, bot_args: &[&str], challenge: Value) -> Played 
             drop(child);
             panic!("the game did not end in time: {game}\n{}", log.join().unwrap());
         }
+        if crash_at_ply.is_some_and(|n| game["state"]["plies"].as_u64().unwrap() >= n) {
+            crash_at_ply = None;
+            server.crash_and_restart();
+            continue;
+        }
         if game["status"] == "live" && game["state"]["to_move"] == game["players"][0] {
             let mv = game["state"]["legal_moves"][0].as_str().unwrap().to_string();
             let ply = game["state"]["plies"].as_u64().unwrap();
+            if ply == 0 && offer_draw {
+                ann.ok("POST", &format!("/api/games/{game_id}/draw"), Some(json!({"action": "offer"})));
+            }
             let (status, answer) =
                 ann.call("POST", &format!("/api/games/{game_id}/move"), Some(json!({"move": mv, "ply": ply})));
             match answer["error"]["code"].as_str() {
@@ -264,12 +297,15 @@ fn a_bot_accepts_a_rated_challenge_and_plays_it_to_the_end() {
         "level",
         &["--level", "easy", "--games", "coldwar"],
         json!({"game": "coldwar", "options": {}, "time_control": "fischer:120+2", "rated": true}),
+        true,
+        None,
     );
     let changes = &played.game["rating_changes"];
     for player in ["x", "o"] {
         assert!(changes[player]["after"].is_number(), "a rating change for {player}: {}", played.game);
     }
     assert!(played.log.contains("rating 1500 -> "), "the bot prints its rating change: {}", played.log);
+    assert!(played.log.contains("declined a draw offer"), "{}", played.log);
 }
 
 /// `--engine`: the bot plays Cumisitha through a UCI engine, here Tabula's
@@ -281,8 +317,27 @@ fn a_bot_plays_with_a_uci_engine() {
         "engine",
         &["--engine", &engine, "--games", "cumisitha", "--movetime", "30", "--accept", "casual"],
         json!({"game": "cumisitha", "options": {}, "time_control": "none", "rated": false}),
+        false,
+        None,
     );
     assert!(played.game["rating_changes"].is_null(), "{}", played.game);
     // A first-legal-move player does not survive an engine.
     assert_eq!(played.game["result"]["winner"], "black", "{}", played.game);
+}
+
+/// A lost connection: the server is killed in the middle of the game and
+/// started again; the bot reconnects to both streams and plays on to the
+/// end.
+#[test]
+fn a_bot_reconnects_after_the_server_restarts() {
+    let played = challenge_the_bot(
+        "restart",
+        &["--level", "easy", "--games", "coldwar"],
+        json!({"game": "coldwar", "options": {}, "time_control": "fischer:300+5", "rated": true}),
+        false,
+        Some(2),
+    );
+    assert!(played.log.contains("lost the connection"), "{}", played.log);
+    assert!(played.log.contains("reconnected"), "{}", played.log);
+    assert!(played.game["rating_changes"]["o"]["after"].is_number(), "{}", played.game);
 }
