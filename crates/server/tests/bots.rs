@@ -169,6 +169,10 @@ async fn an_external_bot_plays_through_the_bot_api() {
     let seen = events.next_of("challenge").await;
     assert_eq!(seen["challenge"]["id"], c1["id"]);
     assert_eq!(seen["challenge"]["from"]["user"], "Ann");
+    assert_eq!(
+        (seen["challenge"]["from"]["rating"].as_i64(), seen["challenge"]["to"]["provisional"].as_bool()),
+        (Some(1500), Some(true))
+    );
     let r = bearer_post(
         base,
         &token,

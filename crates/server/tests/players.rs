@@ -506,3 +506,44 @@ async fn presence_ends_when_the_last_socket_closes() {
     assert_eq!(gone["seats"][0]["online"], false);
     server.running.shutdown().await.unwrap();
 }
+
+/// Leaderboards list established ratings only, best first; a rating left
+/// alone for two years has grown provisional again and drops off.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn leaderboards_list_established_ratings_as_they_stand_now() {
+    let server = start("players-board").await;
+    for name in ["Ada", "Ben", "Cal", "Dot"] {
+        signup(&server.base, name).await;
+    }
+    server.running.shutdown().await.unwrap();
+    {
+        let conn = rusqlite::Connection::open(&server.db).unwrap();
+        let year = 365 * 86_400_000u64;
+        for (name, rating, deviation, games, at) in [
+            ("Ada", 1720.0, 70.0, 40, T0 - 86_400_000),
+            ("Ben", 1810.0, 60.0, 90, T0 - 2 * year),
+            ("Cal", 1650.0, 90.0, 30, T0 - 3_600_000),
+            ("Dot", 1900.0, 200.0, 3, T0 - 3_600_000),
+        ] {
+            conn.execute(
+                "INSERT INTO ratings (user_id, game, category, rating, deviation, volatility, games, updated_at_ms)
+                 SELECT id, 'dots', 'rapid', ?2, ?3, 0.06, ?4, ?5 FROM users WHERE name = ?1",
+                rusqlite::params![name, rating, deviation, games, at as i64],
+            )
+            .unwrap();
+        }
+    }
+    let server = start_on(server.db.clone(), tabula_server::time::ManualTime::new(T0)).await;
+    let base = &server.base;
+    let board = get(base, "/api/leaderboard?game=dots&category=rapid").await.json();
+    let names: Vec<&str> = board["players"].as_array().unwrap().iter().map(|p| p["user"].as_str().unwrap()).collect();
+    assert_eq!(names, ["Ada", "Cal"], "{board}");
+    assert_eq!(board["players"][0]["rank"], 1);
+    assert_eq!(board["players"][0]["rating"], 1720);
+    let ben = get(base, "/api/users/Ben").await.json();
+    assert_eq!(ben["ratings"][0]["provisional"], true, "two idle years: {}", ben["ratings"]);
+    assert!(ben["ratings"][0]["deviation"].as_f64().unwrap() > 110.0);
+    assert_eq!(get(base, "/api/leaderboard?game=dots&category=bullet").await.code(), "bad_request");
+    assert_eq!(get(base, "/api/leaderboard?game=chess&category=rapid").await.code(), "unknown_game");
+    server.running.shutdown().await.unwrap();
+}
