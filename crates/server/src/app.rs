@@ -577,6 +577,22 @@ impl App {
         let id = room.id.clone();
         tracing::info!(game = %id, kind = game.id(), "game created");
         let game_json = room.to_json(self.time.now_ms());
+        if room.is_live() {
+            // A game that starts live (a challenge, a pairing): tell the accounts' event streams.
+            for (i, seat) in room.seats.iter().enumerate() {
+                if let Some(user) = seat.user_id {
+                    let opponent = &room.seats[1 - i];
+                    self.notify(
+                        user,
+                        json!({"v": 1, "type": "gameStart", "game": {
+                            "id": room.id, "game": room.game.id(), "player": players[i],
+                            "opponent": {"user": opponent.user, "name": room.seat_name(Player::from_index(1 - i))},
+                            "rated": room.terms.rated,
+                        }}),
+                    );
+                }
+            }
+        }
         self.install(room);
         Ok(Created { game: game_json, tokens, invites, id })
     }

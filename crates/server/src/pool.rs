@@ -221,7 +221,6 @@ pub(crate) async fn run_matcher(app: &AppState) {
                 let mut pools = app.pools();
                 for user in [a.user.0, b.user.0] {
                     pools.paired.insert(user, (created.id.clone(), now));
-                    app.notify(user, json!({"v": 1, "type": "gameStart", "game": {"id": created.id}}));
                 }
                 tracing::info!(game = %created.id, "quick pairing started a game");
             }
