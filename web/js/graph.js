@@ -4,7 +4,7 @@
 
 import { s, h } from './dom.js';
 
-const WIDTH = 640;
+const MAX_WIDTH = 640;
 const HEIGHT = 240;
 const PAD = { left: 46, right: 12, top: 12, bottom: 28 };
 const COLOURS = ['#2563c9', '#d1432b', '#2a9d4b', '#8e44ad', '#d68910', '#17a2b8', '#6c757d', '#c2185b'];
@@ -14,7 +14,9 @@ const COLOURS = ['#2563c9', '#d1432b', '#2a9d4b', '#8e44ad', '#d68910', '#17a2b8
  * epoch), or a short note when there is nothing to draw. The SVG scales to
  * its container's width.
  */
-export function ratingGraph(series, { id = 'rating-graph' } = {}) {
+export function ratingGraph(series, { id = 'rating-graph', width = MAX_WIDTH } = {}) {
+  // Drawn at about the size it is shown, so its labels stay readable on a phone.
+  const w = Math.max(300, Math.min(MAX_WIDTH, Math.round(width)));
   const drawn = series.filter((sr) => sr.points.length > 0);
   if (!drawn.length) return h('p', { class: 'hint', id }, 'No rated games yet: the graph starts with the first one.');
   const all = drawn.flatMap((sr) => sr.points);
@@ -26,17 +28,17 @@ export function ratingGraph(series, { id = 'rating-graph' } = {}) {
   r0 = Math.floor((r0 - 1) / step) * step;
   r1 = Math.ceil((r1 + 1) / step) * step;
   if (r1 - r0 < 2 * step) { r0 -= step; r1 += step; }
-  const x = (t) => PAD.left + ((t - t0) / (t1 - t0)) * (WIDTH - PAD.left - PAD.right);
+  const x = (t) => PAD.left + ((t - t0) / (t1 - t0)) * (w - PAD.left - PAD.right);
   const y = (r) => HEIGHT - PAD.bottom - ((r - r0) / (r1 - r0)) * (HEIGHT - PAD.top - PAD.bottom);
 
   const grid = [];
   for (let r = r0; r <= r1; r += step) {
-    grid.push(s('line', { class: 'graph-grid', x1: PAD.left, x2: WIDTH - PAD.right, y1: y(r), y2: y(r) }),
+    grid.push(s('line', { class: 'graph-grid', x1: PAD.left, x2: w - PAD.right, y1: y(r), y2: y(r) }),
       s('text', { class: 'graph-label', x: PAD.left - 6, y: y(r) + 4, 'text-anchor': 'end' }, String(r)));
   }
   const short = t1 - t0 < 2 * 86400e3;
   let previous = null;
-  const ticks = timeTicks(t0, t1).map((t, i, all) => {
+  const ticks = timeTicks(t0, t1, w < 480 ? 2 : 4).map((t, i, all) => {
     const text = short ? timeLabel(t) : dateLabel(t);
     if (text === previous) return null;
     previous = text;
@@ -54,7 +56,7 @@ export function ratingGraph(series, { id = 'rating-graph' } = {}) {
   });
   const summary = drawn.map((sr) => `${sr.label}: ${Math.round(sr.points[0].rating)} to ${Math.round(sr.points[sr.points.length - 1].rating)} over ${sr.points.length} ${sr.points.length === 1 ? 'game' : 'games'}`).join('; ');
   const svg = s('svg', {
-    class: 'rating-graph', id, viewBox: `0 0 ${WIDTH} ${HEIGHT}`, role: 'img', 'aria-label': `Rating history. ${summary}.`,
+    class: 'rating-graph', id, viewBox: `0 0 ${w} ${HEIGHT}`, role: 'img', 'aria-label': `Rating history. ${summary}.`,
     preserveAspectRatio: 'xMidYMid meet',
   }, grid, ticks, lines);
   const legend = drawn.length > 1 || drawn[0].label
@@ -73,9 +75,8 @@ function niceStep(span) {
   return 1000;
 }
 
-/** Up to five evenly spaced times to label along x. */
-function timeTicks(t0, t1) {
-  const n = 4;
+/** `n + 1` evenly spaced times to label along x. */
+function timeTicks(t0, t1, n) {
   return Array.from({ length: n + 1 }, (_, i) => t0 + ((t1 - t0) * i) / n);
 }
 

@@ -96,7 +96,7 @@ export async function profilePage(root, [name]) {
       label: `${gameName(games, r.game)} · ${categoryLabel(r.category)}`,
       points: (histories[i].points || []).map((p) => ({ t: p.at_ms, rating: p.rating })),
     }));
-    mount(graphHost, ratingGraph(series));
+    mount(graphHost, ratingGraph(series, { width: graphHost.clientWidth || 640 }));
   } catch (err) {
     mount(graphHost, h('p', { class: 'error' }, err.message));
   }
