@@ -414,3 +414,19 @@ async fn a_closed_account_keeps_its_games_under_an_anonymous_name() {
     assert_eq!(game["seats"][0]["name"], shown.as_str());
     server.running.shutdown().await.unwrap();
 }
+
+/// A session lasts 30 days; then it logs nobody in and leaves the database.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sessions_expire_after_thirty_days() {
+    let server = start("acct-expiry").await;
+    let base = &server.base;
+    let ray = signup(base, "Ray").await;
+    server.advance(29 * 86_400_000).await;
+    assert_eq!(ray.get("/api/account").await.json()["user"]["username"], "Ray");
+    server.advance(86_400_000).await;
+    assert_eq!(ray.get("/api/account").await.json()["user"], Value::Null);
+    server.advance(3_600_000).await; // the hourly purge
+    server.advance(10_000).await;
+    server.running.shutdown().await.unwrap();
+    assert!(db_text(&server.db, "SELECT id_hash FROM sessions").is_empty(), "the expired session was purged");
+}
