@@ -272,6 +272,18 @@ async fn api_tokens_are_shown_once_stored_hashed_and_revocable() {
     // But account settings need the session.
     let r = http_with(base, "POST", "/api/account/tokens", Some("{}"), &[("Authorization", &auth)]).await;
     assert_eq!((r.status, r.code().as_str()), (403, "missing_scope"));
+    // A token without bot:play does not play as the account.
+    let narrow = hal.post("/api/account/tokens", json!({"scopes": ["challenge:write"]})).await.json()["token"]
+        ["secret"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let body = json!({"game": "dots", "seats": [{"kind": "me"}, {"kind": "open"}]}).to_string();
+    let r = http_with(base, "POST", "/api/games", Some(&body), &[("Authorization", &format!("Bearer {narrow}"))]).await;
+    assert_eq!(r.json()["game"]["seats"][0]["user"], Value::Null, "{}", r.body);
+    let body = json!({"game": "dots", "rated": true, "seats": [{"kind": "me"}, {"kind": "open"}]}).to_string();
+    let r = http_with(base, "POST", "/api/games", Some(&body), &[("Authorization", &format!("Bearer {narrow}"))]).await;
+    assert_eq!(r.code(), "missing_scope");
     // Another account cannot revoke it.
     let ivy = signup(base, "Ivy").await;
     assert_eq!(ivy.delete(&format!("/api/account/tokens/{token_id}")).await.status, 404);
