@@ -377,7 +377,7 @@ function renderChallenges(box, list, games, refresh) {
         h('span', { class: 'challenge-actions' },
           h('button', { type: 'button', class: 'cancel-challenge', onclick: act(() => api.answerChallenge(c.id, 'cancel')) }, 'Cancel'))))),
     [...followed.values()].filter((f) => f.status && f.status !== 'pending').map((f) => h('p', { class: 'hint challenge-answer' },
-      `${person(f.to)} ${f.status === 'declined' ? 'declined' : f.status} your challenge.`)),
+      `${(f.to && f.to.user) || 'Your opponent'} ${f.status === 'declined' ? 'declined' : f.status === 'expired' ? 'did not answer' : f.status} your challenge.`)),
     error);
 }
 
