@@ -251,12 +251,15 @@ export async function lobbyPage(root) {
     }
   };
 
+  let left = false;
   const refresh = async () => {
+    if (left) return;
     const account = me();
     const asks = [api.list('live'), api.list('finished'), api.seeks().catch((err) => ({ error: err })),
       account && hasChallenges ? api.challenges().catch((err) => ({ error: err })) : null];
     try {
       const [l, f, s, c] = await Promise.all(asks);
+      if (left) return; // the page changed while the lists were asked for
       redraw(live, l.games, () => gameList(l.games, 'Nobody is playing right now.'));
       redraw(finished, f.games, () => gameList(f.games, 'No finished games yet.'));
       if (s.error) redraw(seekList, s.error.message, () => h('p', { class: 'error' }, s.error.message));
@@ -290,6 +293,7 @@ export async function lobbyPage(root) {
   refresh();
   const timer = setInterval(refresh, 4000);
   return () => {
+    left = true;
     clearInterval(timer);
     pool.stop();
     for (const socket of watching.values()) socket.close();
