@@ -56,6 +56,8 @@ pub enum ApiError {
         code: String,
         /// The server's message.
         message: String,
+        /// The `Retry-After` header's seconds, if any.
+        retry_after_s: Option<u64>,
     },
     /// The server could not be reached, or the connection broke.
     #[error("cannot reach {url}: {reason}")]
@@ -79,6 +81,17 @@ impl ApiError {
     /// Whether retrying cannot help: a refused token or no Bot API.
     pub fn is_fatal(&self) -> bool {
         matches!(self, ApiError::Refused { .. } | ApiError::NoBotApi { .. })
+    }
+
+    /// How long the server asked to wait when it answered `429
+    /// rate_limited` (its `Retry-After`, at least 1 s), else `None`.
+    pub fn retry_after(&self) -> Option<Duration> {
+        match self {
+            ApiError::Server { status: 429, retry_after_s, .. } => {
+                Some(Duration::from_secs(retry_after_s.unwrap_or(1).clamp(1, 60)))
+            }
+            _ => None,
+        }
     }
 
     /// The server's error code, if it answered with one.
@@ -179,7 +192,14 @@ impl Api {
     /// `endpoint` says the path is one of the Bot API's own (a stream or the
     /// account), so a 404 there means the server has no Bot API rather than
     /// that some game or challenge is gone.
-    fn refusal(&self, what: &str, url: &str, status: u16, body: &str, endpoint: bool) -> ApiError {
+    fn refusal(
+        &self,
+        what: &str,
+        url: &str,
+        (status, retry_after_s): (u16, Option<u64>),
+        body: &str,
+        endpoint: bool,
+    ) -> ApiError {
         let json: Option<Value> = serde_json::from_str(body).ok();
         let field = |k: &str| json.as_ref().and_then(|j| j["error"][k].as_str()).map(str::to_string);
         let code = field("code").unwrap_or_else(|| format!("http_{status}"));
@@ -187,7 +207,7 @@ impl Api {
         match status {
             401 | 403 if code != "not_your_game" && code != "csrf" => ApiError::Refused { status, code, message },
             404 if endpoint => ApiError::NoBotApi { url: url.to_string(), server: self.server.clone() },
-            _ => ApiError::Server { what: what.to_string(), status, code, message },
+            _ => ApiError::Server { what: what.to_string(), status, code, message, retry_after_s },
         }
     }
 
@@ -214,6 +234,7 @@ impl Api {
     ) -> Result<Value, ApiError> {
         let mut response = answer.map_err(|e| self.network(url, e))?;
         let status = response.status().as_u16();
+        let retry_after = retry_after(&response);
         let body = response
             .body_mut()
             .with_config()
@@ -222,7 +243,7 @@ impl Api {
             .read_to_string()
             .map_err(|e| self.network(url, e))?;
         if !(200..300).contains(&status) {
-            return Err(self.refusal(what, url, status, &body, endpoint));
+            return Err(self.refusal(what, url, (status, retry_after), &body, endpoint));
         }
         serde_json::from_str(&body)
             .map_err(|e| ApiError::Protocol { url: url.to_string(), problem: format!("the answer is not JSON ({e})") })
@@ -240,13 +261,19 @@ impl Api {
             .call()
             .map_err(|e| self.network(&url, e))?;
         let status = response.status().as_u16();
+        let retry_after = retry_after(&response);
         let mut body = response.into_body();
         if !(200..300).contains(&status) {
             let text = body.with_config().limit(64 * 1024).lossy_utf8(true).read_to_string().unwrap_or_default();
-            return Err(self.refusal(what, &url, status, &text, true));
+            return Err(self.refusal(what, &url, (status, retry_after), &text, true));
         }
         Ok(Stream { reader: BufReader::new(Box::new(body.into_reader())), url, buf: Vec::new() })
     }
+}
+
+/// The seconds of a `Retry-After` header.
+fn retry_after(response: &ureq::http::Response<ureq::Body>) -> Option<u64> {
+    response.headers().get("retry-after")?.to_str().ok()?.trim().parse().ok()
 }
 
 /// An NDJSON stream: one JSON object per line; empty lines keep it alive.
@@ -335,12 +362,22 @@ mod tests {
     fn refusals_say_what_to_do() {
         let api = Api::new("http://127.0.0.1:1".into(), "tba_x");
         let body = r#"{"v":1,"error":{"code":"bad_token","message":"unknown or revoked token"}}"#;
-        let e = api.refusal("open the event stream", "u", 401, body, true);
+        let e = api.refusal("open the event stream", "u", (401, None), body, true);
         assert!(e.is_fatal() && e.to_string().contains("refused the token"), "{e}");
-        let e = api.refusal("open the event stream", "u", 404, "<html>nope</html>", true);
+        let e = api.refusal("open the event stream", "u", (404, None), "<html>nope</html>", true);
         assert!(e.is_fatal() && e.to_string().contains("Bot API"), "{e}");
-        let e = api.refusal("play e2e4", "u", 409, r#"{"v":1,"error":{"code":"stale_ply","message":"m"}}"#, false);
+        let e =
+            api.refusal("play e2e4", "u", (409, None), r#"{"v":1,"error":{"code":"stale_ply","message":"m"}}"#, false);
         assert!(!e.is_fatal());
         assert_eq!(e.code(), Some("stale_ply"));
+        assert_eq!(e.retry_after(), None);
+        let e = api.refusal(
+            "play e2e4",
+            "u",
+            (429, Some(3)),
+            r#"{"v":1,"error":{"code":"rate_limited","message":"m"}}"#,
+            false,
+        );
+        assert_eq!(e.retry_after(), Some(Duration::from_secs(3)));
     }
 }

@@ -4,6 +4,8 @@
 
 use crate::bot_api::{segment, Api, ApiError};
 use serde_json::{json, Value};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 use tabula_core::uci::UciEngine;
 use tabula_core::{DynAgent, DynGame, DynState, Player, ThinkContext, TimeControl};
@@ -52,6 +54,8 @@ pub struct Snapshot {
     pub server_time_ms: u64,
     /// The result's description once the game is over.
     pub result: Option<String>,
+    /// The seat that offers a draw, if any.
+    pub draw_offer: Option<String>,
 }
 
 /// Read a JSON field as options: `{"key": "value"}` (numbers and booleans
@@ -115,6 +119,7 @@ impl Snapshot {
             deadlines_ms,
             server_time_ms: game["server_time_ms"].as_u64().unwrap_or(0),
             result,
+            draw_offer: game["draw_offer"].as_str().map(str::to_string),
         })
     }
 
@@ -245,7 +250,11 @@ pub fn play(api: &Api, id: &str, brain: &Brain, say: &(dyn Fn(String) + Sync)) -
     let mut me: Option<Player> = None;
     let mut brain_for_game: Option<Mover> = None;
     let mut moved_at: Option<usize> = None;
+    let mut declined = false;
     let mut failures = 0u32;
+    // Set by the reader as soon as a line says the game is over, so an AI
+    // thinking at that moment stops at once.
+    let over = Arc::new(AtomicBool::new(false));
     loop {
         let mut stream = match api.stream(&format!("/api/bot/game/stream/{}", segment(id)), "open the game stream") {
             Ok(s) => s,
@@ -257,8 +266,24 @@ pub fn play(api: &Api, id: &str, brain: &Brain, say: &(dyn Fn(String) + Sync)) -
             }
             Err(e) => return Err(e.into()),
         };
+        // The stream is read on a thread of its own, so it is heard while
+        // the bot thinks.
+        let (tx, lines) = mpsc::channel();
+        let over_flag = over.clone();
+        std::thread::spawn(move || loop {
+            let item = stream.next();
+            let end = !matches!(item, Ok(Some(_)));
+            if let Ok(Some(line)) = &item {
+                if matches!(line["game"]["status"].as_str(), Some("finished" | "aborted")) {
+                    over_flag.store(true, Ordering::Relaxed);
+                }
+            }
+            if tx.send(item).is_err() || end {
+                return;
+            }
+        });
         loop {
-            let line = match stream.next() {
+            let line = match lines.recv().unwrap_or(Ok(None)) {
                 Ok(Some(line)) => line,
                 Ok(None) => {
                     failures += 1;
@@ -274,9 +299,12 @@ pub fn play(api: &Api, id: &str, brain: &Brain, say: &(dyn Fn(String) + Sync)) -
             let received = Instant::now();
             match line["type"].as_str() {
                 Some("gameFull") => {
-                    if let Some(p) = line["player"].as_str() {
-                        let game = line["game"]["game"].as_str().and_then(|g| REGISTRY.get(g).ok());
-                        me = game.and_then(|g| g.player_by_name(p));
+                    let name = line["player"].as_str().unwrap_or("?");
+                    let game = line["game"]["game"].as_str().and_then(|g| REGISTRY.get(g).ok());
+                    let first = me.is_none();
+                    me = game.and_then(|g| g.player_by_name(name));
+                    if let (Some(game), true) = (game, first) {
+                        say(format!("game {id}: playing {} as {name}", game.name()));
                     }
                 }
                 Some("gameState") => {}
@@ -289,6 +317,22 @@ pub fn play(api: &Api, id: &str, brain: &Brain, say: &(dyn Fn(String) + Sync)) -
             let Some(me) = me else {
                 return Err(GameError::Brain(format!("game {id}: the stream did not say which side the bot plays")));
             };
+            // The bot plays on: it declines a draw offer at once, as the
+            // server's own AI seats do, so the offerer is not left waiting.
+            // Lines written before the decline still show the offer: one
+            // decline per offer.
+            let my_name = snap.game.players()[me.index()];
+            let offered = snap.draw_offer.as_deref().is_some_and(|by| by != my_name);
+            if offered && !declined {
+                declined = true;
+                let path = format!("/api/bot/game/{}/draw/decline", segment(id));
+                match api.post(&path, &json!({}), "decline the draw offer") {
+                    Ok(_) => say(format!("game {id}: declined a draw offer")),
+                    Err(e) if e.code() == Some("no_draw_offer") => {} // it lapsed meanwhile
+                    Err(e) => say(format!("game {id}: could not decline the draw offer: {e}")),
+                }
+            }
+            declined &= snap.draw_offer.is_some();
             if snap.status != "live" || moved_at == Some(snap.moves.len()) {
                 continue;
             }
@@ -297,13 +341,16 @@ pub fn play(api: &Api, id: &str, brain: &Brain, say: &(dyn Fn(String) + Sync)) -
                 continue;
             }
             let ply = snap.moves.len();
-            let ctx = snap.think_context(me, received);
+            let ctx = ThinkContext { stop: Some(over.clone()), ..snap.think_context(me, received) };
             let chosen = (|| {
                 if brain_for_game.is_none() {
                     brain_for_game = Some(Mover::new(brain, snap.game, &snap.options, seed_of(id))?);
                 }
                 brain_for_game.as_mut().expect("set above").choose(&*state, &snap.moves, &ctx)
             })();
+            if over.load(Ordering::Relaxed) {
+                continue; // the game ended while the bot thought: the next line says how
+            }
             let mv = match chosen {
                 Ok(mv) => mv,
                 Err(why) => {
@@ -326,6 +373,17 @@ pub fn play(api: &Api, id: &str, brain: &Brain, say: &(dyn Fn(String) + Sync)) -
                     ) =>
                 {
                     moved_at = Some(ply);
+                }
+                Err(e) if e.retry_after().is_some() => {
+                    // Too many moves from this address (other bots behind it,
+                    // say): wait as asked, then the same move again.
+                    let wait = e.retry_after().unwrap_or_default();
+                    say(format!("game {id}: the server asks to slow down; sending {mv} again in {} s", wait.as_secs()));
+                    std::thread::sleep(wait);
+                    match api.post(&path, &json!({}), &format!("play {mv} in game {id}")) {
+                        Ok(_) => moved_at = Some(ply),
+                        Err(e) => say(format!("game {id}: could not send {mv} ({e}); will try again")),
+                    }
                 }
                 Err(e) if e.code().is_none() && !e.is_fatal() => {
                     say(format!("game {id}: could not send {mv} ({e}); will try again"));
@@ -381,6 +439,9 @@ mod tests {
     fn snapshots_read_the_clock_and_the_moves() {
         let s = Snapshot::parse(&game_json(json!({}))).unwrap();
         assert_eq!(s.remaining_ms, Some([50000, 60000]));
+        assert_eq!(s.draw_offer, None);
+        let offered = Snapshot::parse(&game_json(json!({"draw_offer": "x"}))).unwrap();
+        assert_eq!(offered.draw_offer.as_deref(), Some("x"));
         assert!(!s.is_over());
         let now = Instant::now();
         let ctx = s.think_context(Player::First, now);

@@ -148,6 +148,8 @@ impl Policy {
 
 /// What the threads tell the main loop.
 enum Msg {
+    /// The event stream is open.
+    Connected,
     /// A line of the event stream.
     Event(Value),
     /// The event stream ended (`None`: closed by the server).
@@ -253,6 +255,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 Ok(s) => s,
                 Err(e) => return drop(tx.send(Msg::StreamEnded(Some(e), opened))),
             };
+            if tx.send(Msg::Connected).is_err() {
+                return;
+            }
             loop {
                 match stream.next() {
                     Ok(Some(v)) => {
@@ -271,6 +276,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let mut playing: HashSet<String> = HashSet::new();
     let mut answered: HashSet<String> = HashSet::new();
     let mut started = 0usize;
+    let mut accepted = 0usize;
     let mut ended = 0usize;
     let mut failures = 0u32;
     let mut reconnect_at: Option<Instant> = None;
@@ -292,6 +298,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
             None => rx.recv().expect("the loop holds a sender"),
         };
         match msg {
+            Msg::Connected if failures > 0 => say("reconnected".into()),
+            Msg::Connected => {}
             Msg::StreamEnded(error, opened) => {
                 if let Some(e) = &error {
                     if e.is_fatal() {
@@ -316,11 +324,14 @@ pub fn run(args: Args) -> Result<ExitCode> {
                     if !answered.insert(id.clone()) {
                         continue; // sent again after a reconnection
                     }
-                    let full = args.max_games.is_some_and(|m| started + playing.len() >= m);
-                    let decision = if full {
-                        Decision::Decline { reason: "later", why: "the bot is about to stop (--max-games)".into() }
-                    } else {
-                        policy.decide(ch, playing.len())
+                    // Games accepted but not started yet count too.
+                    let full = args.max_games.is_some_and(|m| started.max(accepted) >= m);
+                    // Accepted challenges whose game has not started yet are busy too.
+                    let decision = match policy.decide(ch, playing.len() + accepted.saturating_sub(started)) {
+                        Decision::Accept if full => {
+                            Decision::Decline { reason: "later", why: "the bot is about to stop (--max-games)".into() }
+                        }
+                        decision => decision,
                     };
                     let what = format!(
                         "challenge {id} from {from} ({} {}, {})",
@@ -339,7 +350,10 @@ pub fn run(args: Args) -> Result<ExitCode> {
                         ),
                     };
                     match (&decision, answer) {
-                        (Decision::Accept, Ok(_)) => say(format!("{what}: accepted")),
+                        (Decision::Accept, Ok(_)) => {
+                            accepted += 1;
+                            say(format!("{what}: accepted"));
+                        }
                         (Decision::Decline { reason, why }, Ok(_)) => {
                             say(format!("{what}: declined ({reason}: {why})"))
                         }
@@ -358,12 +372,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
                         continue; // already playing it (sent again after a reconnection)
                     }
                     started += 1;
-                    say(format!(
-                        "game {id} started: {} as {} ({}/game/{id})",
-                        game["game"].as_str().unwrap_or("?"),
-                        game["player"].as_str().unwrap_or("?"),
-                        api.server()
-                    ));
+                    say(format!("game {id} started: {}/game/{id}", api.server()));
                     let (api, brain, tx) = (api.clone(), brain.clone(), tx.clone());
                     std::thread::spawn(move || {
                         let result = play(&api, &id, &brain, &say).map_err(|e| e.to_string());

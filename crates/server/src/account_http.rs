@@ -130,10 +130,12 @@ pub(crate) async fn logout(
     Ok(with_cookie(StatusCode::OK, cookie, json!({ "v": 1, "ok": true })))
 }
 
-/// `GET /api/account`.
+/// `GET /api/account`: the account, or `user: null` for a guest (no
+/// session, or one that ended), so a guest page load logs no error. A bad
+/// API token is still `401 bad_api_token` (the extractor refuses it).
 pub(crate) async fn me(viewer: Viewer) -> Result<Json<Value>, ApiError> {
-    let user = viewer.require()?;
-    Ok(Json(json!({ "v": 1, "user": me_json(user) })))
+    let user = viewer.user.as_ref().map(|(u, _)| me_json(u));
+    Ok(Json(json!({ "v": 1, "user": user })))
 }
 
 #[derive(Deserialize)]

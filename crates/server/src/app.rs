@@ -187,6 +187,8 @@ pub struct App {
     challenges: Mutex<HashMap<String, crate::challenges::Challenge>>,
     /// Each account's event stream (challenges, game starts and ends).
     events: Mutex<HashMap<i64, broadcast::Sender<Utf8Bytes>>>,
+    /// Quick-pairing pools.
+    pools: Mutex<crate::pool::Pools>,
 }
 
 /// Connections per account (WebSockets and Bot API streams), for the
@@ -261,12 +263,18 @@ impl App {
             rating_lock: tokio::sync::Mutex::new(()),
             challenges: Mutex::new(HashMap::new()),
             events: Mutex::new(HashMap::new()),
+            pools: Mutex::new(crate::pool::Pools::default()),
         })
     }
 
     /// The challenges, locked.
     pub(crate) fn challenges(&self) -> std::sync::MutexGuard<'_, HashMap<String, crate::challenges::Challenge>> {
         self.challenges.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// The quick-pairing pools, locked.
+    pub(crate) fn pools(&self) -> std::sync::MutexGuard<'_, crate::pool::Pools> {
+        self.pools.lock().unwrap_or_else(|p| p.into_inner())
     }
 
     /// Subscribe to an account's events.
@@ -569,6 +577,22 @@ impl App {
         let id = room.id.clone();
         tracing::info!(game = %id, kind = game.id(), "game created");
         let game_json = room.to_json(self.time.now_ms());
+        if room.is_live() {
+            // A game that starts live (a challenge, a pairing): tell the accounts' event streams.
+            for (i, seat) in room.seats.iter().enumerate() {
+                if let Some(user) = seat.user_id {
+                    let opponent = &room.seats[1 - i];
+                    self.notify(
+                        user,
+                        json!({"v": 1, "type": "gameStart", "game": {
+                            "id": room.id, "game": room.game.id(), "player": players[i],
+                            "opponent": {"user": opponent.user, "name": room.seat_name(Player::from_index(1 - i))},
+                            "rated": room.terms.rated,
+                        }}),
+                    );
+                }
+            }
+        }
         self.install(room);
         Ok(Created { game: game_json, tokens, invites, id })
     }

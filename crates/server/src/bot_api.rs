@@ -59,8 +59,10 @@ pub(crate) async fn stream_events(State(app): State<AppState>, viewer: Viewer) -
     }
     let filter = UserGamesFilter { result: Some("ongoing".into()), limit: 100, ..Default::default() };
     if let AccountAnswer::Games(games) = app.store.accounts(AccountQuery::GamesOf { user_id: me.id, filter }).await? {
-        for (row, _) in games.iter().filter(|(r, _)| r.status == crate::room::RoomStatus::Live) {
-            first.push_back(line(&json!({"v": 1, "type": "gameStart", "game": {"id": row.id}})));
+        for (row, me) in games.iter().filter(|(r, _)| r.status == crate::room::RoomStatus::Live) {
+            let player = app.registry.get(&row.game).ok().map(|g| g.players()[*me]);
+            let game = json!({"id": row.id, "game": row.game, "player": player, "rated": row.rated});
+            first.push_back(line(&json!({"v": 1, "type": "gameStart", "game": game})));
         }
     }
     let state = EventState {

@@ -66,22 +66,32 @@ pub struct Challenge {
     pub game_id: Option<String>,
     /// When it was made.
     pub created_at_ms: u64,
+    /// Both players' ratings in the game's category when it was made.
+    pub ratings: [crate::room::SeatRating; 2],
 }
 
 impl Challenge {
+    /// The speed category of the clock the game will use.
+    fn category(&self) -> String {
+        match self.game.new_state(&self.options).ok().and_then(|s| s.time_control()) {
+            Some(tc) => crate::ratings::category_of(&tc),
+            None => crate::ratings::category_of(&self.time_control),
+        }
+    }
+
     /// Its JSON form.
     pub fn to_json(&self) -> Value {
         let options: Map<String, Value> =
             self.options.iter().map(|(k, v)| (k.clone(), Value::String(v.clone()))).collect();
         json!({
             "id": self.id,
-            "from": {"user": self.from.1},
-            "to": {"user": self.to.1},
+            "from": {"user": self.from.1, "rating": self.ratings[0].rating, "provisional": self.ratings[0].provisional},
+            "to": {"user": self.to.1, "rating": self.ratings[1].rating, "provisional": self.ratings[1].provisional},
             "game": self.game.id(),
             "name": self.game.name(),
             "options": options,
             "time_control": self.time_control,
-            "category": crate::ratings::category_of(&self.time_control),
+            "category": self.category(),
             "rated": self.rated,
             "color": self.color,
             "status": self.status,
@@ -207,6 +217,17 @@ pub(crate) async fn create(
             ));
         }
     }
+    // The category of the clock the game will really use (options may set it).
+    let category = match game.new_state(&options).ok().and_then(|s| s.time_control()) {
+        Some(tc) => crate::ratings::category_of(&tc),
+        None => crate::ratings::category_of(&time_control),
+    };
+    let now = app.time.now_ms();
+    let mut ratings = [crate::room::SeatRating { rating: 1500, provisional: true }; 2];
+    for (i, id) in [me.id, target.id].into_iter().enumerate() {
+        let r = crate::ratings::current(app.store.as_ref(), id, game.id(), &category).await?;
+        ratings[i] = crate::ratings::seat_rating(&r, now);
+    }
     let mut c = Challenge {
         id: random_string(10),
         from: (me.id, me.name.clone()),
@@ -219,14 +240,14 @@ pub(crate) async fn create(
         status: ChallengeStatus::Pending,
         decline_reason: None,
         game_id: None,
-        created_at_ms: app.time.now_ms(),
+        created_at_ms: now,
+        ratings,
     };
     if let Some(level) = target.builtin_level.clone() {
         // A built-in AI accepts at once.
         let id = start_game(&app, &c, Some(level)).await?;
         c.status = ChallengeStatus::Accepted;
         c.game_id = Some(id.clone());
-        app.notify(me.id, json!({"v": 1, "type": "gameStart", "game": {"id": id}}));
     } else {
         app.notify(target.id, json!({"v": 1, "type": "challenge", "challenge": c.to_json()}));
     }
@@ -316,9 +337,6 @@ pub(crate) async fn accept(
         stored.game_id = Some(game_id.clone());
         stored.to_json()
     };
-    for user in [c.from.0, c.to.0] {
-        app.notify(user, json!({"v": 1, "type": "gameStart", "game": {"id": game_id}}));
-    }
     Ok(Json(json!({ "v": 1, "challenge": json, "game_id": game_id })))
 }
 

@@ -24,6 +24,7 @@ mod error;
 mod http;
 mod limits;
 mod net;
+mod pool;
 pub mod ratings;
 pub mod room;
 pub mod store;
@@ -126,6 +127,7 @@ pub async fn start_with(listener: TcpListener, config: Config) -> Result<Running
     tracing::info!(%addr, db = %db.display(), resumed, max_connections, "tabula server started");
     tokio::spawn(app::heartbeat(app.clone()));
     tokio::spawn(app::housekeeping(app.clone()));
+    tokio::spawn(pool::matcher(app.clone()));
     let router = http::router(app.clone());
     let app2 = app.clone();
     let task = tokio::spawn(async move {

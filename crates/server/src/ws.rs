@@ -334,6 +334,15 @@ async fn answer(
             return Ok(("ack", None));
         }
     };
+    let seat_actor = (who.seat.is_none() && matches!(actor, Actor::Token(_))).then(|| actor.clone());
     let (_, game) = app.execute(&h.id, actor, command).await?;
+    if let Some(actor) = seat_actor {
+        // A guest who acts with its seat token is that seat's presence from now on.
+        let seat = h.slot_lock().await.room.seat_of(&actor).ok();
+        if let Some(seat) = seat {
+            who.seat = Some(seat);
+            app.seat_presence(h, seat, true).await;
+        }
+    }
     Ok(("ack", game["state"]["plies"].as_u64()))
 }

@@ -169,6 +169,10 @@ async fn an_external_bot_plays_through_the_bot_api() {
     let seen = events.next_of("challenge").await;
     assert_eq!(seen["challenge"]["id"], c1["id"]);
     assert_eq!(seen["challenge"]["from"]["user"], "Ann");
+    assert_eq!(
+        (seen["challenge"]["from"]["rating"].as_i64(), seen["challenge"]["to"]["provisional"].as_bool()),
+        (Some(1500), Some(true))
+    );
     let r = bearer_post(
         base,
         &token,
@@ -198,6 +202,8 @@ async fn an_external_bot_plays_through_the_bot_api() {
     );
     let start = events.next_of("gameStart").await;
     assert_eq!(start["game"]["id"], id.as_str());
+    assert_eq!((start["game"]["game"].as_str(), start["game"]["player"].as_str()), (Some("coldwar"), Some("o")));
+    assert_eq!(start["game"]["opponent"]["user"], "Ann");
     assert_eq!(ann.get(&format!("/api/challenges/{c2_id}")).await.json()["challenge"]["game_id"], id.as_str());
     // The bot follows its game.
     let mut game = Ndjson::open(base, &format!("/api/bot/game/stream/{id}"), &token).await;

@@ -176,6 +176,16 @@ async fn guests_join_public_casual_games_and_invite_games_stay_private() {
     assert_eq!(j.status, 200, "{}", j.body);
     assert_eq!(j.json()["game"]["seats"][1]["name"], "Stranger");
     assert_eq!(j.json()["game"]["seats"][1]["user"], Value::Null);
+    // A logged-in joiner of a casual game shows no rating (nothing is at stake).
+    let pam = signup(base, "Pam").await;
+    let casual = pam
+        .post("/api/games", json!({"game": "dots", "public": true, "seats": [{"kind": "me"}, {"kind": "open"}]}))
+        .await;
+    let cid = casual.json()["game"]["id"].as_str().unwrap().to_string();
+    let quin = signup(base, "Quin").await;
+    let j = quin.post(&format!("/api/games/{cid}/join"), json!({})).await.json();
+    assert_eq!(j["game"]["seats"][1]["user"], "Quin");
+    assert_eq!((&j["game"]["seats"][0]["rating"], &j["game"]["seats"][1]["rating"]), (&Value::Null, &Value::Null));
     let qid = private["game"]["id"].as_str().unwrap();
     let r = post(base, &format!("/api/games/{qid}/join"), json!({})).await;
     assert_eq!(r.code(), "bad_invite", "an invite-only game needs its invite");
@@ -424,4 +434,116 @@ async fn a_database_from_before_accounts_keeps_every_game() {
     let conn = rusqlite::Connection::open(&old).unwrap();
     let version: u32 = conn.pragma_query_value(None, "user_version", |r| r.get(0)).unwrap();
     assert_eq!(version, 3);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn quick_pairing_pairs_players_of_one_pool() {
+    let server = start("players-pool").await;
+    let base = &server.base;
+    let lia = signup(base, "Lia").await;
+    let max = signup(base, "Max").await;
+    let ned = signup(base, "Ned").await;
+    let pool = json!({"game": "coldwar", "time_control": "fischer:180+2", "rated": true});
+    let r = lia.post("/api/pool/join", pool.clone()).await;
+    assert_eq!(r.json()["status"], "waiting", "{}", r.body);
+    assert_eq!(r.json()["pool"]["category"], "blitz");
+    // Another clock is another pool.
+    let r =
+        ned.post("/api/pool/join", json!({"game": "coldwar", "time_control": "fischer:600+0", "rated": true})).await;
+    assert_eq!(r.json()["status"], "waiting");
+    let r = max.post("/api/pool/join", pool).await;
+    assert_eq!(r.json()["status"], "paired", "{}", r.body);
+    let id = r.json()["game_id"].as_str().unwrap().to_string();
+    assert_eq!(lia.get("/api/pool").await.json(), json!({"v": 1, "status": "paired", "game_id": id}));
+    assert_eq!(ned.get("/api/pool").await.json()["status"], "waiting");
+    let game = get(base, &format!("/api/games/{id}")).await.json();
+    assert_eq!(game["status"], "live");
+    assert_eq!(game["rated"], true);
+    let mut users: Vec<&str> = game["seats"].as_array().unwrap().iter().map(|s| s["user"].as_str().unwrap()).collect();
+    users.sort();
+    assert_eq!(users, ["Lia", "Max"]);
+    // Both act by their accounts: whoever is first moves.
+    let first = if game["seats"][0]["user"] == "Lia" { &lia } else { &max };
+    play_first_move(first, &id).await;
+    // A waiter who stops asking leaves the pool.
+    server.advance(31_000).await;
+    server.advance(1_000).await;
+    assert_eq!(ned.get("/api/pool").await.json()["status"], "none");
+    assert_eq!(post(base, "/api/pool/join", json!({"game": "coldwar"})).await.code(), "not_logged_in");
+    server.running.shutdown().await.unwrap();
+}
+
+/// A socket that is both the account's (cookie) and said `hello` with the
+/// seat token counts once: closing it leaves the seat gone.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn presence_ends_when_the_last_socket_closes() {
+    let server = start("players-presence").await;
+    let base = &server.base;
+    let ann = signup(base, "Ann").await;
+    let bob = signup(base, "Bob").await;
+    let r = ann
+        .post("/api/games", json!({"game": "dots", "public": true, "seats": [{"kind": "me"}, {"kind": "open"}]}))
+        .await;
+    let id = r.json()["game"]["id"].as_str().unwrap().to_string();
+    let token = r.json()["tokens"]["blue"].as_str().unwrap().to_string();
+    let mut first = ann.connect(&id).await;
+    recv_type(&mut first, "state", 5).await;
+    send(&mut first, json!({"v": 1, "type": "hello", "token": token, "id": 1})).await;
+    assert_eq!(recv_type(&mut first, "ack", 5).await["id"], 1);
+    // A second tab of Ann's, then both close.
+    let mut second = ann.connect(&id).await;
+    recv_type(&mut second, "state", 5).await;
+    bob.post(&format!("/api/games/{id}/join"), json!({})).await;
+    let live = get(base, &format!("/api/games/{id}")).await.json();
+    assert_eq!(live["presence"]["blue"], true);
+    drop(first);
+    settle().await;
+    assert_eq!(get(base, &format!("/api/games/{id}")).await.json()["presence"]["blue"], true, "one tab is still open");
+    drop(second);
+    settle().await;
+    let gone = get(base, &format!("/api/games/{id}")).await.json();
+    assert_eq!(gone["presence"]["blue"], false, "{}", gone["presence"]);
+    assert_eq!(gone["seats"][0]["online"], false);
+    server.running.shutdown().await.unwrap();
+}
+
+/// Leaderboards list established ratings only, best first; a rating left
+/// alone for two years has grown provisional again and drops off.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn leaderboards_list_established_ratings_as_they_stand_now() {
+    let server = start("players-board").await;
+    for name in ["Ada", "Ben", "Cal", "Dot"] {
+        signup(&server.base, name).await;
+    }
+    server.running.shutdown().await.unwrap();
+    {
+        let conn = rusqlite::Connection::open(&server.db).unwrap();
+        let year = 365 * 86_400_000u64;
+        for (name, rating, deviation, games, at) in [
+            ("Ada", 1720.0, 70.0, 40, T0 - 86_400_000),
+            ("Ben", 1810.0, 60.0, 90, T0 - 2 * year),
+            ("Cal", 1650.0, 90.0, 30, T0 - 3_600_000),
+            ("Dot", 1900.0, 200.0, 3, T0 - 3_600_000),
+        ] {
+            conn.execute(
+                "INSERT INTO ratings (user_id, game, category, rating, deviation, volatility, games, updated_at_ms)
+                 SELECT id, 'dots', 'rapid', ?2, ?3, 0.06, ?4, ?5 FROM users WHERE name = ?1",
+                rusqlite::params![name, rating, deviation, games, at as i64],
+            )
+            .unwrap();
+        }
+    }
+    let server = start_on(server.db.clone(), tabula_server::time::ManualTime::new(T0)).await;
+    let base = &server.base;
+    let board = get(base, "/api/leaderboard?game=dots&category=rapid").await.json();
+    let names: Vec<&str> = board["players"].as_array().unwrap().iter().map(|p| p["user"].as_str().unwrap()).collect();
+    assert_eq!(names, ["Ada", "Cal"], "{board}");
+    assert_eq!(board["players"][0]["rank"], 1);
+    assert_eq!(board["players"][0]["rating"], 1720);
+    let ben = get(base, "/api/users/Ben").await.json();
+    assert_eq!(ben["ratings"][0]["provisional"], true, "two idle years: {}", ben["ratings"]);
+    assert!(ben["ratings"][0]["deviation"].as_f64().unwrap() > 110.0);
+    assert_eq!(get(base, "/api/leaderboard?game=dots&category=bullet").await.code(), "bad_request");
+    assert_eq!(get(base, "/api/leaderboard?game=chess&category=rapid").await.code(), "unknown_game");
+    server.running.shutdown().await.unwrap();
 }

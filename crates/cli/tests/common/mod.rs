@@ -26,8 +26,14 @@ pub fn play(args: &[&str], input: impl AsRef<[u8]>) -> Output {
 /// Starts `tabula serve` on a free loopback port with the database `db`;
 /// returns the process and its address (`127.0.0.1:PORT`) once it listens.
 pub fn serve(db: &std::path::Path) -> (Child, String) {
+    serve_on(db, "127.0.0.1:0")
+}
+
+/// Starts `tabula serve` on `addr` (port 0: a free one) with the database
+/// `db`; returns the process and its address once it listens.
+pub fn serve_on(db: &std::path::Path, addr: &str) -> (Child, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_tabula"))
-        .args(["serve", "--addr", "127.0.0.1:0", "--db"])
+        .args(["serve", "--addr", addr, "--db"])
         .arg(db)
         .env("TABULA_LOG", "warn")
         .stdout(Stdio::piped())

@@ -83,7 +83,8 @@ impl Room {
                 seat.name = user.clone();
                 seat.user_id = Some(id);
                 seat.user = Some(user);
-                seat.rating = rating;
+                // A rating is shown only where it is at stake.
+                seat.rating = if self.terms.rated { rating } else { None };
             }
             None => {
                 if let Some(name) = name {
