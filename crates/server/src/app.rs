@@ -895,6 +895,7 @@ pub(crate) async fn heartbeat(app: Arc<App>) {
 /// Eviction, expiry and forgetting quiet clients, every few seconds.
 pub(crate) async fn housekeeping(app: Arc<App>) {
     let mut shutdown = app.shutdown.clone();
+    let mut sessions_purged_ms = 0u64;
     loop {
         tokio::select! {
             _ = app.time.sleep(app.cfg.rooms.housekeeping_ms) => {
@@ -904,6 +905,15 @@ pub(crate) async fn housekeeping(app: Arc<App>) {
                 }
                 if let Err(e) = app.expire().await {
                     tracing::warn!(error = %e, "expiry failed");
+                }
+                // Expired sessions leave the database once an hour.
+                let now = app.time.now_ms();
+                if now.saturating_sub(sessions_purged_ms) >= 3_600_000 {
+                    sessions_purged_ms = now;
+                    let purge = crate::store::AccountWrite::PurgeSessions { before_ms: now };
+                    if let Err(e) = app.store.commit(vec![Write::Account(purge)]).await {
+                        tracing::warn!(error = %e, "expired sessions not purged");
+                    }
                 }
                 let removed = app.remove_left_seeks().await;
                 if removed > 0 {

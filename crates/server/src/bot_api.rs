@@ -28,8 +28,19 @@ pub const KEEP_ALIVE_MS: u64 = 7_000;
 fn ndjson(
     lines: impl futures_util::Stream<Item = Result<Bytes, std::convert::Infallible>> + Send + 'static,
 ) -> Response {
-    ([(header::CONTENT_TYPE, "application/x-ndjson"), (header::CACHE_CONTROL, "no-cache")], Body::from_stream(lines))
-        .into_response()
+    let mut response = (
+        [
+            (header::CONTENT_TYPE, "application/x-ndjson"),
+            (header::CACHE_CONTROL, "no-cache"),
+            // nginx would otherwise hold lines back in its buffer.
+            (header::HeaderName::from_static("x-accel-buffering"), "no"),
+        ],
+        Body::from_stream(lines),
+    )
+        .into_response();
+    // Not an idle connection while it runs (see net.rs).
+    response.extensions_mut().insert(crate::net::Streaming);
+    response
 }
 
 fn line(v: &Value) -> Bytes {

@@ -347,7 +347,7 @@ async fn create_game(
         }
     };
     let mut seats = Vec::with_capacity(2);
-    let mut account = viewer.user.as_ref().map(|(u, _)| (u.id, u.name.clone()));
+    let mut account = viewer.require_scope("bot:play").ok().map(|u| (u.id, u.name.clone()));
     for (i, s) in seat_bodies.into_iter().enumerate() {
         let name = clean_name(s.name)?;
         seats.push(match s.kind.as_str() {
@@ -365,7 +365,7 @@ async fn create_game(
     }
     let rating_range = req.rating_range.as_ref().filter(|v| !v.is_null()).map(parse_rating_range).transpose()?;
     if req.rated {
-        let user = viewer.require()?;
+        let user = viewer.require_scope("bot:play")?;
         let me = seats.iter().filter(|s| matches!(s, SeatRequest::Me { .. })).count();
         let open = seats.iter().filter(|s| matches!(s, SeatRequest::Open { .. })).count();
         if me != 1 || open != 1 {
@@ -427,7 +427,8 @@ async fn join_game(
     JsonBody(req): JsonBody<JoinBody>,
 ) -> Result<Json<Value>, ApiError> {
     let name = clean_name(req.name)?;
-    let user = viewer.user.as_ref().map(|(u, _)| (u.id, u.name.clone()));
+    // An API token takes a seat only with the scope to play in it.
+    let user = viewer.require_scope("bot:play").ok().map(|u| (u.id, u.name.clone()));
     let command = if req.invite.is_empty() {
         // A lobby join: no invite, any eligible player takes the open seat.
         let (game, category) = {

@@ -206,6 +206,11 @@ pub fn raise_fd_limit(want: u64) -> Option<u64> {
     None
 }
 
+/// Marks a response whose body streams for as long as it likes (NDJSON):
+/// its connection is not timed as idle while it runs.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Streaming;
+
 const IDLE: u8 = 0;
 const HEAD: u8 = 1;
 const BUSY: u8 = 2;
@@ -425,7 +430,16 @@ async fn serve_connection(app: Arc<App>, router: Router, stream: TcpStream, peer
                     router.oneshot(req.map(axum::body::Body::new)).await.unwrap_or_else(|e| match e {})
                 }
             };
-            state.set(if response.status() == StatusCode::SWITCHING_PROTOCOLS { UPGRADED } else { IDLE });
+            let mut response = response;
+            // A long-lived stream (the Bot API's NDJSON) is not idle while
+            // it runs: like a WebSocket it is left to its own keep-alive,
+            // and the connection closes when it ends.
+            let streaming = response.extensions().get::<Streaming>().is_some();
+            if streaming {
+                response.headers_mut().insert(header::CONNECTION, HeaderValue::from_static("close"));
+            }
+            let upgraded = streaming || response.status() == StatusCode::SWITCHING_PROTOCOLS;
+            state.set(if upgraded { UPGRADED } else { IDLE });
             Ok::<_, std::convert::Infallible>(response)
         }
     });

@@ -272,6 +272,18 @@ async fn api_tokens_are_shown_once_stored_hashed_and_revocable() {
     // But account settings need the session.
     let r = http_with(base, "POST", "/api/account/tokens", Some("{}"), &[("Authorization", &auth)]).await;
     assert_eq!((r.status, r.code().as_str()), (403, "missing_scope"));
+    // A token without bot:play does not play as the account.
+    let narrow = hal.post("/api/account/tokens", json!({"scopes": ["challenge:write"]})).await.json()["token"]
+        ["secret"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let body = json!({"game": "dots", "seats": [{"kind": "me"}, {"kind": "open"}]}).to_string();
+    let r = http_with(base, "POST", "/api/games", Some(&body), &[("Authorization", &format!("Bearer {narrow}"))]).await;
+    assert_eq!(r.json()["game"]["seats"][0]["user"], Value::Null, "{}", r.body);
+    let body = json!({"game": "dots", "rated": true, "seats": [{"kind": "me"}, {"kind": "open"}]}).to_string();
+    let r = http_with(base, "POST", "/api/games", Some(&body), &[("Authorization", &format!("Bearer {narrow}"))]).await;
+    assert_eq!(r.code(), "missing_scope");
     // Another account cannot revoke it.
     let ivy = signup(base, "Ivy").await;
     assert_eq!(ivy.delete(&format!("/api/account/tokens/{token_id}")).await.status, 404);
@@ -413,4 +425,20 @@ async fn a_closed_account_keeps_its_games_under_an_anonymous_name() {
     let game: Value = get(&server.base, &format!("/api/games/{id}")).await.json();
     assert_eq!(game["seats"][0]["name"], shown.as_str());
     server.running.shutdown().await.unwrap();
+}
+
+/// A session lasts 30 days; then it logs nobody in and leaves the database.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sessions_expire_after_thirty_days() {
+    let server = start("acct-expiry").await;
+    let base = &server.base;
+    let ray = signup(base, "Ray").await;
+    server.advance(29 * 86_400_000).await;
+    assert_eq!(ray.get("/api/account").await.json()["user"]["username"], "Ray");
+    server.advance(86_400_000).await;
+    assert_eq!(ray.get("/api/account").await.json()["user"], Value::Null);
+    server.advance(3_600_000).await; // the hourly purge
+    server.advance(10_000).await;
+    server.running.shutdown().await.unwrap();
+    assert!(db_text(&server.db, "SELECT id_hash FROM sessions").is_empty(), "the expired session was purged");
 }

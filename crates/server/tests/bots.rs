@@ -282,3 +282,22 @@ async fn challenges_are_listed_cancelled_and_lapse() {
     assert_eq!(dee.get(&format!("/api/challenges/{id}")).await.status, 404);
     server.running.shutdown().await.unwrap();
 }
+
+/// An idle event stream stays open past the connection timeouts, sending
+/// an empty line every 7 s, and still delivers events.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_idle_event_stream_stays_open() {
+    let server = start("bots-idle").await;
+    let base = &server.base;
+    let bot = signup(base, "Idle").await;
+    let ann = signup(base, "Ann").await;
+    let token =
+        bot.post("/api/account/tokens", json!({})).await.json()["token"]["secret"].as_str().unwrap().to_string();
+    let mut events = Ndjson::open(base, "/api/stream/event", &token).await;
+    for _ in 0..20 {
+        server.advance(7_000).await;
+    }
+    let c = ann.post("/api/challenges", json!({"to": "Idle", "game": "dots"})).await.json()["challenge"].clone();
+    assert_eq!(events.next_of("challenge").await["challenge"]["id"], c["id"]);
+    server.running.shutdown().await.unwrap();
+}

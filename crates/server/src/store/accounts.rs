@@ -114,6 +114,11 @@ pub enum AccountWrite {
         /// SHA-256 of the session id, hex.
         id_hash: String,
     },
+    /// Delete the sessions that expired before this instant.
+    PurgeSessions {
+        /// Expired before this.
+        before_ms: u64,
+    },
     /// A new API token.
     NewToken(TokenRow),
     /// Revoke a token of `user_id` (nothing if it is someone else's).
@@ -381,6 +386,9 @@ pub(super) fn apply(tx: &Connection, w: &AccountWrite) -> rusqlite::Result<()> {
         }
         AccountWrite::DeleteSession { id_hash } => {
             tx.prepare_cached("DELETE FROM sessions WHERE id_hash = ?1")?.execute([id_hash])?;
+        }
+        AccountWrite::PurgeSessions { before_ms } => {
+            tx.execute("DELETE FROM sessions WHERE expires_at_ms < ?1", [*before_ms as i64])?;
         }
         AccountWrite::NewToken(t) => {
             tx.prepare_cached(
