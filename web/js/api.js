@@ -64,8 +64,9 @@ export const tokens = {
  * a connection that died without closing.
  */
 export class GameSocket {
-  constructor(gameId, { onState, onError, onStatus, onMessage }) {
+  constructor(gameId, { onState, onError, onStatus, onMessage, hello }) {
     this.gameId = gameId;
+    this.hello = hello || (() => null);
     this.onState = onState;
     this.onError = onError || (() => {});
     this.onStatus = onStatus || (() => {});
@@ -101,6 +102,9 @@ export class GameSocket {
       this.open = true;
       this.reportedOffline = false;
       this.lastHeard = performance.now();
+      // A guest's seat token says who is here (an account's cookie does so by itself): presence.
+      const token = this.hello();
+      if (token) { this.helloId = this.nextId; this.send({ type: 'hello', token }); }
       this.onStatus('connected');
     };
     ws.onmessage = (event) => {
@@ -109,7 +113,7 @@ export class GameSocket {
       let msg;
       try { msg = JSON.parse(event.data); } catch { return; }
       if (msg.type === 'state') this.onState(msg.game);
-      else if (msg.type === 'error') this.onError(msg.error);
+      else if (msg.type === 'error') { if (msg.id === undefined || msg.id !== this.helloId) this.onError(msg.error); }
       else this.onMessage(msg);
     };
     ws.onclose = () => {
@@ -170,3 +174,59 @@ const HEARTBEAT_MS = 5000;
 
 /** The position after `ply` plies of a game, computed by the server: {ply, state, view}. */
 api.position = (id, ply) => request('GET', `/api/games/${encodeURIComponent(id)}/positions/${ply}`);
+
+// ----- accounts, ratings and finding an opponent (docs/api.md, "Players") -----
+// Every call here sends the session cookie (same origin); the server checks
+// the Origin of cookie-authenticated POSTs, which a same-origin fetch sends.
+
+const q = (params) => {
+  const entries = Object.entries(params).filter(([, v]) => v !== undefined && v !== null && v !== '');
+  return entries.length ? `?${new URLSearchParams(entries)}` : '';
+};
+const enc = encodeURIComponent;
+
+Object.assign(api, {
+  /** The logged-in account ({id, username, kind, created_at_ms}), or null for a guest. */
+  me: async () => {
+    try { return (await request('GET', '/api/account')).user || null; } catch (err) { if (err.status === 401) return null; throw err; }
+  },
+  signup: async (username, password) => (await request('POST', '/api/account/signup', { username, password })).user,
+  login: async (username, password) => (await request('POST', '/api/account/login', { username, password })).user,
+  logout: () => request('POST', '/api/account/logout', {}),
+  closeAccount: (password) => request('POST', '/api/account/close', { password }),
+  becomeBot: () => request('POST', '/api/account/bot', {}),
+  tokens: () => request('GET', '/api/account/tokens'),
+  createToken: (description, scopes) => request('POST', '/api/account/tokens', { description, scopes }),
+  revokeToken: (id) => request('DELETE', `/api/account/tokens/${enc(id)}`),
+
+  user: (name) => request('GET', `/api/users/${enc(name)}`),
+  userGames: (name, filters = {}) => request('GET', `/api/users/${enc(name)}/games${q(filters)}`),
+  ratingHistory: (name, game, category) => request('GET', `/api/users/${enc(name)}/history${q({ game, category })}`),
+  leaderboard: (game, category, limit = 50) => request('GET', `/api/leaderboard${q({ game, category, limit })}`),
+  bots: () => request('GET', '/api/bots'),
+
+  seeks: (game) => request('GET', `/api/seeks${q({ game })}`),
+  joinOpen: (id) => request('POST', `/api/games/${enc(id)}/join`, {}),
+  challenges: () => request('GET', '/api/challenges'),
+  challenge: (body) => request('POST', '/api/challenges', body),
+  challengeStatus: (id) => request('GET', `/api/challenges/${enc(id)}`),
+  answerChallenge: (id, answer) => request('POST', `/api/challenges/${enc(id)}/${answer}`, {}),
+  poolJoin: (body) => request('POST', '/api/pool/join', body),
+  poolStatus: () => request('GET', '/api/pool'),
+  poolLeave: () => request('POST', '/api/pool/leave', {}),
+  claim: (id, token, result) => request('POST', `/api/games/${enc(id)}/claim`, { token, result }),
+});
+
+const supported = new Map();
+/**
+ * Whether the server has an API path at all (it answers something other
+ * than 404 `not_found`, e.g. 401 for a guest). Parts of the players API may
+ * arrive after the pages that use them: the lobby shows quick pairing and
+ * direct challenges only on a server that has them.
+ */
+api.has = (path) => {
+  if (!supported.has(path)) {
+    supported.set(path, request('GET', path).then(() => true, (err) => !(err.status === 404 && err.code === 'not_found')));
+  }
+  return supported.get(path);
+};

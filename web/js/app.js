@@ -6,18 +6,34 @@ import { lobbyPage } from './pages/lobby.js';
 import { gamePage } from './pages/game.js';
 import { howtoPage } from './pages/howto.js';
 import { replayPage } from './pages/replay.js';
+import { loginPage, signupPage } from './pages/auth.js';
+import { profilePage } from './pages/profile.js';
+import { leaderboardPage, botsPage } from './pages/leaderboard.js';
+import { accountControls, rememberPage } from './account.js';
 import { applySettings, settingsControls } from './settings.js';
 import './sound.js';
+
+// Errors the page met, kept for the browser tests (which check there are none)
+// and anyone looking in the console.
+window.tabulaErrors = [];
+window.addEventListener('error', (event) => window.tabulaErrors.push(String(event.message)));
+window.addEventListener('unhandledrejection', (event) => window.tabulaErrors.push(String(event.reason)));
 
 const routes = [
   [/^\/$/, lobbyPage],
   [/^\/game\/([^/]+)$/, gamePage],
   [/^\/replay\/([^/]+)$/, replayPage],
   [/^\/howto(?:\/([a-z]+))?$/, howtoPage],
+  [/^\/login$/, loginPage],
+  [/^\/signup$/, signupPage],
+  [/^\/@\/([^/]+)$/, profilePage],
+  [/^\/leaderboard$/, leaderboardPage],
+  [/^\/bots$/, botsPage],
 ];
 
 applySettings();
 document.getElementById('topbar-tools').append(...settingsControls());
+document.querySelector('.topbar').append(accountControls());
 
 const app = document.getElementById('app');
 let cleanup = null;
@@ -32,6 +48,7 @@ async function route() {
   if (cleanup) { cleanup(); cleanup = null; }
   window.scrollTo(0, 0);
   const path = location.pathname;
+  rememberPage(path + location.search);
   for (const [pattern, page] of routes) {
     const m = pattern.exec(path);
     if (m) {
@@ -39,6 +56,7 @@ async function route() {
         cleanup = (await page(app, m.slice(1).map((p) => p && decodeURIComponent(p)))) || null;
       } catch (err) {
         console.error(err);
+        window.tabulaErrors.push(String(err));
         mount(app, h('div', { class: 'error-page' }, h('h1', {}, 'Something went wrong'), h('p', { class: 'error' }, err.message)));
       }
       return;
@@ -55,4 +73,6 @@ document.addEventListener('click', (event) => {
   navigate(link.getAttribute('href'));
 });
 window.addEventListener('popstate', route);
+// Logging out (or in, elsewhere than its own form) redraws the page for the new viewer.
+window.addEventListener('tabula-account', () => { if (!/^\/(login|signup)$/.test(location.pathname)) route(); });
 route();

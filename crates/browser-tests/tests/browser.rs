@@ -969,3 +969,343 @@ async fn how_to_play_pages_draw_their_examples() -> Result<()> {
     }
     b.close().await
 }
+
+// ----- players: accounts, ratings, the lobby's challenges (issue 14) -----
+
+const PASSWORD: &str = "correct horse battery";
+
+/// Signs up through the form; the header then shows the name.
+async fn sign_up(b: &Browser, server: &TestServer, name: &str) -> Result<()> {
+    b.goto(&server.url("/signup")).await?;
+    b.wait("#username", 20).await?.send_keys(name).await?;
+    b.wait("#password", 5).await?.send_keys(PASSWORD).await?;
+    b.click("#signup-submit").await?;
+    b.wait_js(&format!("(document.querySelector('#account-name') || {{}}).textContent === '{name}'"), 10).await?;
+    Ok(())
+}
+
+/// Posts an open challenge (a seek) from the lobby form: `game` with a
+/// Fischer clock, rated or casual, the poster playing the first side. Returns
+/// the game id (the poster waits on its page).
+async fn post_seek(b: &Browser, server: &TestServer, game: &str, rated: bool, fischer: (&str, &str)) -> Result<String> {
+    b.goto(&server.url("/")).await?;
+    b.wait("#new-game #game option[value='coldwar']", 20).await?;
+    b.wait("#game", 5).await?.select_by_value(game).await?;
+    b.click("input[name=opponent][value=seek]").await?;
+    b.wait("#rated:not([disabled])", 5).await?;
+    let checked = b.eval("return document.querySelector('#rated').checked;").await? == true;
+    if checked != rated {
+        b.click("label[for=rated]").await?;
+    }
+    b.wait("#side", 5).await?.select_by_value("0").await?;
+    b.wait("#time-control", 5).await?.select_by_value("fischer").await?;
+    for (name, value) in [("base_min", fischer.0), ("inc_s", fischer.1)] {
+        let field = b.wait(&format!("input[name={name}]"), 5).await?;
+        field.clear().await?;
+        field.send_keys(value).await?;
+    }
+    b.click("#create-game").await?;
+    b.wait(&format!(".game-page[data-game={game}]"), 20).await?;
+    let id = b.eval("return document.querySelector('.game-page').dataset.gameId;").await?;
+    Ok(id.as_str().unwrap_or_default().to_string())
+}
+
+/// The Cold War move the weaker side picks: the greedy player's least liked.
+fn pick_weak_coldwar_move(game: &Value) -> String {
+    let legal: Vec<&str> = game["state"]["legal_moves"].as_array().unwrap().iter().filter_map(|m| m.as_str()).collect();
+    // Growing an own base (a bare square name it already holds) or shuffling
+    // pieces never takes ground; prefer those, else the first legal move.
+    legal.iter().find(|m| m.contains('-')).or(legal.first()).expect("a legal move").to_string()
+}
+
+/// Two browsers play Cold War to the end by clicking: `x` greedily, `o` weakly.
+async fn play_two_browsers_to_the_end(x: &Browser, o: &Browser) -> Result<Value> {
+    for _ in 0..400 {
+        let game = page_game(x).await?;
+        if !game["result"].is_null() {
+            return Ok(game);
+        }
+        let plies_now = game["state"]["plies"].as_u64().unwrap_or(0);
+        let (mover, mv) = if game["state"]["to_move"] == "x" {
+            (x, pick_coldwar_move(&game))
+        } else {
+            wait_plies(o, plies_now, 10).await?;
+            (o, pick_weak_coldwar_move(&page_game(o).await?))
+        };
+        click_move(mover, "coldwar", &mv).await?;
+        x.wait_js(&format!("window.tabulaGame.result || window.tabulaGame.state.plies > {plies_now}"), 20).await?;
+    }
+    bail!("the Cold War game did not end")
+}
+
+/// Fails when the page has met a script error (the app keeps them in `window.tabulaErrors`).
+async fn assert_no_page_errors(b: &Browser) -> Result<()> {
+    let errors = b.eval("return window.tabulaErrors || ['the app did not start'];").await?;
+    assert_eq!(errors, serde_json::json!([]), "script errors on {}", b.client.current_url().await?);
+    Ok(())
+}
+
+/// The text of a rating on a profile page, for one game and category.
+async fn profile_rating(b: &Browser, game: &str, category: &str) -> Result<String> {
+    b.text(&format!("#ratings li[data-game={game}][data-category={category}] .rating-value")).await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_players_sign_up_and_play_a_rated_seek_from_the_lobby() -> Result<()> {
+    let (_guard, server, ann) = start_sized((1366, 768)).await?;
+    let bob = Browser::start(PHONE.0, PHONE.1).await?;
+    sign_up(&ann, &server, "Ann").await?;
+    sign_up(&bob, &server, "Bob").await?;
+
+    // Ann posts a rated 5+2 Cold War challenge; she waits on the game page.
+    let id = post_seek(&ann, &server, "coldwar", true, ("5", "2")).await?;
+    let game = page_game(&ann).await?;
+    assert_eq!(game["rated"], true, "a rated game: {game}");
+    assert!(ann.text("#status-line").await?.contains("Waiting"));
+
+    // Bob sees it in his lobby with Ann's name and rating, and joins with one click.
+    bob.goto(&server.url("/")).await?;
+    let seek = bob.wait(&format!("#seeks li[data-seek-id='{id}']"), 20).await?;
+    let line = seek.text().await?;
+    assert!(line.contains("Ann") && line.contains("1500") && line.contains("Rated"), "the seek reads: {line}");
+    bob.screenshot("players-lobby-seek-phone").await?;
+    bob.click(&format!("#seeks li[data-seek-id='{id}'] .join-seek")).await?;
+    bob.wait(&format!(".game-page[data-game-id='{id}'] svg.coldwar-board"), 20).await?;
+    ann.wait_js("window.tabulaGame.status === 'live'", 10).await?;
+    // Real names and ratings in the bars, and each sees the other connected.
+    assert!(bob.text(".player-o").await?.contains("Bob (you)"), "Bob's bar");
+    let ann_bar = bob.text(".player-x").await?;
+    assert!(ann_bar.contains("Ann") && ann_bar.contains("1500?"), "Ann's bar shows her provisional rating: {ann_bar}");
+    ann.wait(".player-o .presence.online", 10).await?;
+    bob.wait(".player-x .presence.online", 10).await?;
+    assert!(ann.text("#game-kind").await?.contains("Rated"), "the page says the game is rated");
+
+    let game = play_two_browsers_to_the_end(&ann, &bob).await?;
+    assert_eq!(game["result"]["winner"], "x", "Ann (greedy) beats Bob: {}", game["result"]);
+    // The rating change shows at the end, in the banner and the bars, on both pages.
+    for b in [&ann, &bob] {
+        let changes = b.wait("#rating-changes", 10).await?.text().await?;
+        assert!(changes.contains("Ann") && changes.contains("Bob") && changes.contains('+'), "the changes: {changes}");
+        b.wait(".player-x .rating-diff.up", 5).await?;
+        b.wait(".player-o .rating-diff.down", 5).await?;
+    }
+    ann.screenshot("players-rated-game-over").await?;
+    bob.screenshot("players-rated-game-over-phone").await?;
+    let changes = page_game(&ann).await?["rating_changes"].clone();
+    let after = |p: &str| changes[p]["after"].as_f64().unwrap_or(0.0).round() as i64;
+
+    // Both profiles show the new ratings, the graph and the game.
+    for (b, name, me, won) in [(&ann, "Ann", "x", true), (&bob, "Bob", "o", false)] {
+        b.click("#account-name").await?;
+        b.wait(&format!(".profile-page[data-user='{name}']"), 20).await?;
+        let rating = profile_rating(b, "coldwar", "blitz").await?;
+        assert_eq!(rating, format!("{}?", after(me)), "{name}'s new provisional rating");
+        b.wait("svg#rating-graph circle.graph-point", 10).await?;
+        let item = b.wait(&format!("#profile-games li[data-game-id='{id}']"), 10).await?;
+        let text = item.text().await?;
+        assert!(text.contains(if won { "Win" } else { "Loss" }) && text.contains("Rated"), "{name}'s history: {text}");
+        assert!(text.contains(if won { "Bob" } else { "Ann" }), "the opponent is named: {text}");
+        assert_eq!(b.text("[data-count=games] strong").await?, "1");
+        // The filters: this game is a win for Ann and a loss for Bob, and a Cold War game.
+        let other = if won { "loss" } else { "win" };
+        b.wait("#filter-result", 5).await?.select_by_value(other).await?;
+        b.wait_js(&format!("!document.querySelector(\"#profile-games li[data-game-id='{id}']\")"), 10).await?;
+        b.wait("#filter-result", 5).await?.select_by_value(if won { "win" } else { "loss" }).await?;
+        b.wait(&format!("#profile-games li[data-game-id='{id}']"), 10).await?;
+        b.wait("#filter-game", 5).await?.select_by_value("dots").await?;
+        b.wait_js(&format!("!document.querySelector(\"#profile-games li[data-game-id='{id}']\")"), 10).await?;
+    }
+    assert_no_page_errors(&ann).await?;
+    assert_no_page_errors(&bob).await?;
+    ann.screenshot("players-profile").await?;
+    bob.full_page_screenshot("players-profile-phone").await?;
+    bob.close().await?;
+    ann.close().await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn quick_pairing_then_an_abort_before_the_first_move_changes_nothing() -> Result<()> {
+    let (_guard, server, ann) = start_desktop().await?;
+    let bob = Browser::start(DESKTOP.0, DESKTOP.1).await?;
+    sign_up(&ann, &server, "Ann").await?;
+    sign_up(&bob, &server, "Bob").await?;
+    // Both ask for a rated 10+5 Cumisitha game in quick pairing; the server pairs them.
+    for b in [&ann, &bob] {
+        b.goto(&server.url("/")).await?;
+        b.wait("#game", 20).await?.select_by_value("cumisitha").await?;
+        b.wait("#pool-rated:checked", 10).await?;
+        b.click("#quick-pairing button[data-tc='fischer:600+5']").await?;
+    }
+    ann.wait(".game-page[data-game=cumisitha]", 20).await?;
+    bob.wait(".game-page[data-game=cumisitha]", 20).await?;
+    let id = ann.eval("return window.tabulaGame.id;").await?.as_str().unwrap_or_default().to_string();
+    assert_eq!(bob.eval("return window.tabulaGame.id;").await?, id.as_str(), "paired into the same game");
+    ann.wait_js("window.tabulaGame.status === 'live'", 10).await?;
+    let bars = ann.text(".board-column").await?;
+    assert!(bars.contains("Ann (you)") && bars.contains("Bob"), "the bars: {bars}");
+    assert!(ann.text("#game-kind").await?.contains("Rated · Rapid"), "10+5 is rapid");
+
+    // Ann aborts before the first move: the game is marked aborted, nobody's rating moves.
+    ann.click("#abort").await?;
+    for b in [&ann, &bob] {
+        let banner = b.wait("#result-banner:not([hidden])", 10).await?.text().await?;
+        assert!(banner.contains("aborted"), "the banner: {banner}");
+        assert!(b.client.find(fantoccini::Locator::Css("#rating-changes")).await.is_err(), "no rating change");
+    }
+    assert!(page_game(&ann).await?["rating_changes"].is_null());
+    for (b, name) in [(&ann, "Ann"), (&bob, "Bob")] {
+        b.goto(&server.url(&format!("/@/{name}"))).await?;
+        b.wait(&format!(".profile-page[data-user='{name}']"), 20).await?;
+        assert_eq!(b.text("p#ratings").await?, "No rated games yet.", "{name} has no rating");
+        b.wait("#rating-graph", 5).await?;
+        assert_eq!(b.text("[data-count=aborted] strong").await?, "1");
+        b.wait("#filter-result", 5).await?.select_by_value("aborted").await?;
+        b.wait(&format!("#profile-games li[data-game-id='{id}'][data-outcome=aborted]"), 10).await?;
+    }
+    assert_no_page_errors(&bob).await?;
+    bob.close().await?;
+    ann.close().await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn accounts_bots_tokens_and_leaderboards() -> Result<()> {
+    let (_guard, server, b) = start_sized((1366, 768)).await?;
+    // A wrong login says so without saying which part was wrong.
+    b.goto(&server.url("/login")).await?;
+    b.wait("#username", 20).await?.send_keys("nobody").await?;
+    b.wait("#password", 5).await?.send_keys("wrong password").await?;
+    b.click("#login-submit").await?;
+    let error = b.wait_js("document.querySelector('#auth-error').textContent", 10).await?;
+    assert!(!error.as_str().unwrap_or_default().is_empty(), "a login error is shown");
+    // A bad username is explained by the field.
+    b.goto(&server.url("/signup")).await?;
+    b.wait("#username", 20).await?.send_keys("no spaces").await?;
+    b.wait("#password", 5).await?.send_keys(PASSWORD).await?;
+    b.click("#signup-submit").await?;
+    b.wait_js("document.querySelector('#username-error').textContent", 10).await?;
+    assert_eq!(b.eval("return document.querySelector('#username').getAttribute('aria-invalid');").await?, "true");
+    b.screenshot("players-signup-error").await?;
+
+    // Sign up, log out, log in again.
+    sign_up(&b, &server, "Cleo").await?;
+    b.click("#logout").await?;
+    b.wait("#login-link", 10).await?;
+    b.click("#login-link").await?;
+    b.wait("#username", 10).await?.send_keys("cleo").await?;
+    b.wait("#password", 5).await?.send_keys(PASSWORD).await?;
+    b.click("#login-submit").await?;
+    b.wait_js("(document.querySelector('#account-name') || {}).textContent === 'Cleo'", 10).await?;
+
+    // Cleo, without games yet, turns her account into a bot and manages its tokens.
+    b.click("#account-name").await?;
+    b.wait(".profile-page[data-user=Cleo]", 20).await?;
+    b.eval("window.confirm = () => true; document.querySelector('.bot-card').open = true; return true;").await?;
+    b.click("#become-bot").await?;
+    b.wait(".profile-page .bot-badge", 20).await?;
+    b.wait("#token-label", 10).await?.send_keys("laptop").await?;
+    b.click("#create-token").await?;
+    let secret = b.wait("#token-secret", 10).await?.prop("value").await?.unwrap_or_default();
+    assert!(secret.starts_with("tba_"), "the new token is shown once: {secret}");
+    b.wait("#token-list li[data-token-id]", 10).await?;
+    b.screenshot("players-bot-tokens").await?;
+    // It works as a bearer token, then is revoked.
+    let who = |secret: &str| {
+        format!("fetch('/api/account', {{headers: {{authorization: 'Bearer {secret}'}}}}).then(r => done(r.status));")
+    };
+    assert_eq!(b.eval_async(&who(&secret)).await?, 200, "the token authenticates");
+    b.click("#token-list .revoke-token").await?;
+    b.wait_js("!document.querySelector('#token-list li[data-token-id]')", 10).await?;
+    assert_eq!(b.eval_async(&who(&secret)).await?, 401, "a revoked token is refused");
+    b.client.refresh().await?;
+    b.wait(".profile-page[data-user=Cleo]", 20).await?;
+    assert!(b.client.find(fantoccini::Locator::Css("#token-secret")).await.is_err(), "the secret is never shown again");
+
+    // The bots page lists the built-in bots and Cleo; the leaderboards draw.
+    b.click("nav a[href='/bots']").await?;
+    b.wait("#bot-list li[data-user='tabula-easy']", 20).await?;
+    let cleo = b.wait("#bot-list li[data-user='Cleo']", 5).await?.text().await?;
+    assert!(cleo.contains("No rated games yet"), "the bot's ratings: {cleo}");
+    b.screenshot("players-bots").await?;
+    b.click("nav a[href='/leaderboard']").await?;
+    b.wait("#leaderboard-games a[aria-current=page]", 20).await?;
+    b.click("#leaderboard-categories a[data-value=rapid]").await?;
+    b.wait("#leaderboard-categories a[data-value=rapid][aria-current=page]", 10).await?;
+    b.wait_js("!document.querySelector('#leaderboard').textContent.includes('Loading')", 10).await?;
+    assert!(b.text("#leaderboard").await?.len() > 5);
+    assert_no_page_errors(&b).await?;
+
+    // Closing the account logs out; the name no longer logs in.
+    b.goto(&server.url("/@/Cleo")).await?;
+    b.wait(".close-card", 20).await?;
+    b.eval("window.confirm = () => true; document.querySelector('.close-card').open = true; return true;").await?;
+    b.wait("#close-password", 5).await?.send_keys(PASSWORD).await?;
+    b.click("#close-account").await?;
+    b.wait("#login-link", 10).await?;
+    b.goto(&server.url("/login")).await?;
+    b.wait("#username", 20).await?.send_keys("Cleo").await?;
+    b.wait("#password", 5).await?.send_keys(PASSWORD).await?;
+    b.click("#login-submit").await?;
+    b.wait_js("document.querySelector('#auth-error').textContent", 10).await?;
+    b.close().await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn direct_challenges_declined_accepted_and_to_a_bot() -> Result<()> {
+    let (_guard, server, ann) = start_desktop().await?;
+    let bob = Browser::start(PHONE.0, PHONE.1).await?;
+    sign_up(&ann, &server, "Ann").await?;
+    sign_up(&bob, &server, "Bob").await?;
+    bob.goto(&server.url("/")).await?;
+    bob.wait("#new-game", 20).await?;
+    let challenge_bob = || async {
+        ann.goto(&server.url("/@/Bob")).await?;
+        ann.click("#challenge-user").await?;
+        ann.wait_js("document.querySelector('#friend').value === 'Bob'", 20).await?;
+        ann.wait("#game", 5).await?.select_by_value("coldwar").await?;
+        ann.wait("#rated:not([disabled])", 5).await?;
+        ann.click("label[for=rated]").await?;
+        ann.wait("#side", 5).await?.select_by_value("0").await?;
+        assert_eq!(ann.text("#create-game").await?, "Send the challenge");
+        ann.click("#create-game").await?;
+        ann.wait("#challenges:not([hidden]) li.challenge-out", 10).await?;
+        Ok::<(), anyhow::Error>(())
+    };
+
+    // Ann challenges Bob from his profile; Bob declines, and Ann is told.
+    challenge_bob().await?;
+    let incoming = bob.wait("#challenges:not([hidden]) li.challenge-in", 20).await?.text().await?;
+    assert!(incoming.contains("Ann") && incoming.contains("rated"), "Bob sees the challenge: {incoming}");
+    bob.screenshot("players-challenge-phone").await?;
+    bob.click("#challenges li.challenge-in .decline-challenge").await?;
+    let answer = ann.wait(".challenge-answer", 20).await?.text().await?;
+    assert!(answer.contains("Bob declined"), "Ann learns of the decline: {answer}");
+
+    // Again; Bob accepts, and both arrive on the game (Ann's lobby follows her challenge).
+    challenge_bob().await?;
+    bob.click("#challenges:not([hidden]) li.challenge-in .accept-challenge").await?;
+    bob.wait(".game-page[data-game=coldwar]", 20).await?;
+    ann.wait(".game-page[data-game=coldwar]", 20).await?;
+    let id = bob.eval("return window.tabulaGame.id;").await?;
+    assert_eq!(ann.eval("return window.tabulaGame.id;").await?, id, "the same game");
+    assert!(ann.text(".player-x").await?.contains("Ann (you)"));
+    assert!(bob.text(".player-o").await?.contains("Bob (you)"));
+    click_move(&ann, "coldwar", "b2").await?;
+    bob.wait("[data-square=b2][data-owner=x]", 10).await?;
+    assert_no_page_errors(&bob).await?;
+
+    // A built-in bot accepts at once, and its AI plays.
+    ann.goto(&server.url("/bots")).await?;
+    ann.click("#bot-list li[data-user='tabula-easy'] a").await?;
+    ann.click("#challenge-user").await?;
+    ann.wait_js("document.querySelector('#friend').value === 'tabula-easy'", 20).await?;
+    ann.wait("#game", 5).await?.select_by_value("coldwar").await?;
+    ann.wait("#side", 5).await?.select_by_value("0").await?;
+    ann.click("#create-game").await?;
+    ann.wait_js(&format!("window.tabulaGame && window.tabulaGame.id !== {id}"), 20).await?;
+    assert!(ann.text(".player-o").await?.contains("tabula-easy"), "the bot's bar");
+    click_move(&ann, "coldwar", "b2").await?;
+    wait_plies(&ann, 2, 20).await?;
+    assert_no_page_errors(&ann).await?;
+    bob.close().await?;
+    ann.close().await
+}

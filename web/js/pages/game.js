@@ -17,6 +17,8 @@ import { playSound } from '../sound.js';
 import { showTurn, clearTurn } from '../turn.js';
 import { seatName } from '../seats.js';
 import { icon } from '../icons.js';
+import { whoAmI, me as account } from '../account.js';
+import { ratingText, ratingDiffText, categoryLabel } from '../players.js';
 
 const LOW_TIME_MS = 10000;
 
@@ -34,10 +36,19 @@ export async function gamePage(root, [gameId]) {
     history.replaceState(null, '', `/game/${gameId}`);
   }
 
+  await whoAmI();
   let game = await api.game(gameId);
   inheritRematchTokens(game);
+  /** The seat tokens this browser holds for the game (a guest's way of playing). */
   const mine = () => tokens.get(gameId);
-  const myPlayers = () => game.players.filter((p) => mine()[p]);
+  /** Whether the logged-in account sits in seat `p` (it acts by its cookie, no token needed). */
+  const ownsSeat = (p) => {
+    const a = account();
+    const seat = game.seats.find((st) => st.player === p);
+    return !!a && !!seat && !!seat.user && seat.user.toLowerCase() === a.username.toLowerCase();
+  };
+  const isMine = (p) => !!mine()[p] || ownsSeat(p);
+  const myPlayers = () => game.players.filter(isMine);
   const board = createBoard(game.game, {
     onMove: (move) => sendMove(move),
     keyboard: true,
@@ -69,6 +80,8 @@ export async function gamePage(root, [gameId]) {
   const matchClock = h('div', { class: 'match-clock', id: 'match-clock', hidden: true });
   const firstMove = h('p', { class: 'first-move hint', id: 'first-move', hidden: true });
   const banner = h('div', { class: 'result-banner', id: 'result-banner', hidden: true, role: 'status' });
+  const gameKind = h('p', { class: 'hint game-kind', id: 'game-kind' });
+  const claimBox = h('div', { class: 'claim-box', id: 'claim-box', 'aria-live': 'polite', hidden: true });
   const drawBox = h('div', { class: 'draw-box', id: 'draw-box', 'aria-live': 'polite' });
   const inviteBox = h('div', { class: 'invite-box', id: 'invite-box' });
   const historyBar = h('div', { class: 'history-bar', id: 'history-bar' });
@@ -90,7 +103,7 @@ export async function gamePage(root, [gameId]) {
     h('div', { class: 'board-column' }, topHost, boardHost, bottomHost, gameInfo),
     h('aside', { class: 'side-column' },
       h('section', { class: 'card status-card', 'aria-label': 'Game status' },
-        heading, statusLine, matchClock, firstMove, banner, notice, drawBox, inviteBox),
+        heading, gameKind, statusLine, matchClock, firstMove, banner, notice, claimBox, drawBox, inviteBox),
       h('section', { class: 'card moves-card', 'aria-label': 'Moves' },
         h('h2', {}, 'Moves'), historyBar, moveList.el, typedForm),
       h('section', { class: 'card controls-card', 'aria-label': 'Game actions' }, controls, links))));
@@ -132,11 +145,12 @@ export async function gamePage(root, [gameId]) {
     } else {
       matchClock.hidden = true;
     }
+    if (!claimBox.hidden || game.claim_available_at_ms) renderClaim(myPlayers());
     const deadline = game.first_move_deadline_ms;
     if (deadline && !game.result && game.status === 'live') {
       const left = deadline - (game.server_time_ms + (performance.now() - clockBase));
       firstMove.hidden = false;
-      const mover = mine()[game.state.to_move] && myPlayers().length === 1 ? 'You have' : `${title(game.state.to_move)} has`;
+      const mover = isMine(game.state.to_move) && myPlayers().length === 1 ? 'You have' : `${title(game.state.to_move)} has`;
       firstMove.textContent = `${mover} ${formatClock(Math.max(0, left))} to make a first move, or the game is aborted.`;
     } else {
       firstMove.hidden = true;
@@ -148,7 +162,7 @@ export async function gamePage(root, [gameId]) {
       el.textContent = formatClock(ms);
       el.classList.toggle('running', running === p);
       el.classList.toggle('low', running === p && ms < LOW_TIME_MS);
-      if (running === p && mine()[p] && myPlayers().length === 1) warnLowTime(ms);
+      if (running === p && isMine(p) && myPlayers().length === 1) warnLowTime(ms);
     }
   };
   const warnLowTime = (ms) => {
@@ -158,7 +172,7 @@ export async function gamePage(root, [gameId]) {
 
   // ----- drawing the page from `game` -----
   const canMove = () => connected && game.status === 'live' && !game.result
-    && game.state.status === 'ongoing' && !!mine()[game.state.to_move];
+    && game.state.status === 'ongoing' && isMine(game.state.to_move);
   const premoveSide = () => {
     const me = myPlayers();
     if (me.length !== 1 || game.result || game.status !== 'live') return null;
@@ -186,13 +200,18 @@ export async function gamePage(root, [gameId]) {
     if (game.result) {
       banner.hidden = false;
       banner.dataset.winner = game.result.winner || 'draw';
-      const who = game.status === 'aborted' ? 'Game aborted' : game.result.winner ? `${title(game.result.winner)} wins` : 'Draw';
-      mount(banner, h('strong', {}, who), h('span', { class: 'reason' }, capitalise(game.result.reason || '')));
+      const winnerSeat = game.result.winner && game.seats.find((st) => st.player === game.result.winner);
+      const who = game.status === 'aborted' ? 'Game aborted'
+        : game.result.winner ? `${winnerSeat && winnerSeat.user ? `${winnerSeat.user} (${title(game.result.winner)})` : title(game.result.winner)} wins` : 'Draw';
+      mount(banner, h('strong', {}, who), h('span', { class: 'reason' }, capitalise(game.result.reason || '')),
+        ratingChangesLine());
     } else {
       banner.hidden = true;
     }
     renderDraw(me);
+    renderClaim(me);
     renderInvite();
+    gameKind.textContent = 'rated' in game ? [game.rated ? 'Rated' : 'Casual', game.category ? categoryLabel(game.category) : null].filter(Boolean).join(' · ') : '';
     renderControls(me);
     renderMoves();
     typedInput.placeholder = typedPlaceholder();
@@ -208,18 +227,73 @@ export async function gamePage(root, [gameId]) {
     tick();
   };
 
+  /** Whether the player of seat `p` has the game open (null when the server does not say). */
+  const onlineOf = (p) => {
+    if (game.presence && typeof game.presence[p] === 'boolean') return game.presence[p];
+    const seat = game.seats.find((st) => st.player === p) || {};
+    if (typeof seat.online === 'boolean') return seat.online;
+    return typeof seat.connected === 'boolean' ? seat.connected : null;
+  };
+
+  /** After a rated game: each player's new rating and its change. */
+  const ratingChangesLine = () => {
+    const changes = game.rating_changes;
+    if (!changes) return null;
+    return h('span', { class: 'rating-changes', id: 'rating-changes' }, game.players.filter((p) => changes[p]).map((p, i) => {
+      const c = changes[p];
+      const seat = game.seats.find((st) => st.player === p) || {};
+      return [i ? ' · ' : '', `${seat.user || title(p)} ${Math.round(c.after)}${c.provisional ? '?' : ''} (${ratingDiffText(c.diff)})`];
+    }));
+  };
+
+  /** The player on move may claim the win (or a draw) once the opponent has been gone long enough. */
+  const renderClaim = (me) => {
+    const at = game.claim_available_at_ms;
+    const mover = game.state.to_move;
+    const opponent = game.players.find((p) => p !== mover);
+    const show = at && me.length === 1 && me[0] === mover && game.status === 'live' && !game.result && onlineOf(opponent) === false;
+    claimBox.hidden = !show;
+    if (!show) { claimBox.dataset.at = ''; return; }
+    const left = at - serverNow();
+    const seat = game.seats.find((st) => st.player === opponent) || {};
+    const who = seat.user || seatName(seat, game.players);
+    const state = left > 0 ? 'wait' : 'ready';
+    if (claimBox.dataset.state === state && claimBox.dataset.at === String(at)) {
+      if (left > 0) claimBox.querySelector('.claim-count').textContent = `${Math.ceil(left / 1000)} s`;
+      return;
+    }
+    claimBox.dataset.state = state;
+    claimBox.dataset.at = String(at);
+    if (left > 0) {
+      mount(claimBox, h('span', {}, `${who} has left the game. If they do not come back, you can claim the win in `), h('span', { class: 'claim-count' }, `${Math.ceil(left / 1000)} s`), '.');
+    } else {
+      mount(claimBox, h('p', {}, `${who} has left the game.`),
+        h('button', { type: 'button', id: 'claim-win', class: 'primary', onclick: () => action(() => api.claim(gameId, tokenFor(me), 'win')) }, 'Claim the win'),
+        h('button', { type: 'button', id: 'claim-draw', onclick: () => action(() => api.claim(gameId, tokenFor(me), 'draw')) }, 'Call it a draw'),
+        h('span', { class: 'hint' }, ' or wait for them.'));
+    }
+  };
+  const serverNow = () => (game.server_time_ms || Date.now()) + (performance.now() - clockBase);
+
   const renderBar = (p, me) => {
     const seat = game.seats.find((st) => st.player === p) || {};
-    const you = mine()[p] && me.length === 1 ? ' (you)' : '';
+    const you = isMine(p) && me.length === 1 ? ' (you)' : '';
     const state = game.state;
     bars[p].score.textContent = state.score ? `${state.score[p]}` : '';
     const toMove = game.status === 'live' && !game.result && state.to_move === p;
-    const presence = typeof seat.connected === 'boolean' && seat.kind !== 'ai'
-      ? h('span', { class: `presence ${seat.connected ? 'online' : 'away'}`, title: seat.connected ? 'connected' : 'not connected', role: 'img', 'aria-label': seat.connected ? 'connected' : 'not connected' })
+    const online = onlineOf(p);
+    const presence = typeof online === 'boolean' && seat.kind !== 'ai' && seat.joined !== false
+      ? h('span', { class: `presence ${online ? 'online' : 'away'}`, 'data-online': online, title: online ? 'connected' : 'not connected', role: 'img', 'aria-label': online ? 'connected' : 'not connected' })
       : null;
+    const change = game.rating_changes && game.rating_changes[p];
+    const name = seat.user
+      ? h('a', { href: `/@/${encodeURIComponent(seat.user)}`, 'data-link': true, class: 'player-link' }, seat.user)
+      : seatName(seat, game.players);
     mount(bars[p].root,
       h('span', { class: swatch(p), 'aria-hidden': 'true' }),
-      h('span', { class: 'player-name' }, `${title(p)} · ${seatName(seat, game.players)}${you}`),
+      h('span', { class: 'player-name' }, `${title(p)} · `, name, you,
+        seat.rating ? h('span', { class: 'player-rating', title: seat.provisional ? 'provisional rating' : 'rating' }, ` ${ratingText(seat)}`) : null,
+        change ? h('span', { class: `rating-diff ${change.diff > 0 ? 'up' : change.diff < 0 ? 'down' : ''}`, 'data-diff': change.diff }, ` ${ratingDiffText(change.diff)}`) : null),
       presence,
       h('span', { class: 'bar-extras' }, board.barExtras(p)),
       toMove ? h('span', { class: 'turn-dot', title: 'to move', role: 'img', 'aria-label': 'to move' }) : null,
@@ -235,7 +309,7 @@ export async function gamePage(root, [gameId]) {
       drawBox.append(h('p', { class: 'hint', id: 'draw-declined' }, 'Your draw offer was declined.'));
     }
     if (!offer || game.result) return;
-    if (me.length && !mine()[offer]) {
+    if (me.length && !isMine(offer)) {
       drawBox.append(h('span', {}, `${title(offer)} offers a draw. `),
         h('button', { type: 'button', id: 'accept-draw', onclick: () => action(() => api.draw(gameId, tokenFor(me), 'accept')) }, 'Accept'),
         h('button', { type: 'button', id: 'decline-draw', onclick: () => action(() => api.draw(gameId, tokenFor(me), 'decline')) }, 'Decline'));
@@ -247,7 +321,7 @@ export async function gamePage(root, [gameId]) {
   /** The server says when a draw offer was declined (until the next move); the offerer is told. */
   const declinedForMe = (me) => {
     const d = game.draw_declined;
-    return !!d && me.length > 0 && !mine()[d.by] && d.ply === game.state.plies;
+    return !!d && me.length > 0 && !isMine(d.by) && d.ply === game.state.plies;
   };
 
   const renderInvite = () => {
@@ -292,7 +366,7 @@ export async function gamePage(root, [gameId]) {
         },
       }, 'Flip board'),
       playing && !over && h('button', {
-        type: 'button', id: 'offer-draw', disabled: !!(game.draw_offer && mine()[game.draw_offer]),
+        type: 'button', id: 'offer-draw', disabled: !!(game.draw_offer && isMine(game.draw_offer)),
         onclick: () => action(() => api.draw(gameId, tokenFor(me), 'offer')),
       }, 'Offer draw'),
       canAbort(me) && h('button', {
@@ -467,6 +541,7 @@ export async function gamePage(root, [gameId]) {
   };
 
   const socket = new GameSocket(gameId, {
+    hello: () => { const held = Object.values(mine()); return held.length === 1 ? held[0] : null; },
     onState: apply,
     onError: (err) => { notice.textContent = err.message; render(); },
     onStatus: setConnected,
@@ -501,7 +576,9 @@ function inheritRematchTokens(game) {
 function sameGame(a, b) {
   return a.updated_at_ms === b.updated_at_ms && a.moves.length === b.moves.length && a.status === b.status
     && a.draw_offer === b.draw_offer && a.rematch_id === b.rematch_id && !a.result === !b.result
-    && JSON.stringify(a.seats) === JSON.stringify(b.seats) && JSON.stringify(a.draw_declined) === JSON.stringify(b.draw_declined);
+    && JSON.stringify(a.seats) === JSON.stringify(b.seats) && JSON.stringify(a.draw_declined) === JSON.stringify(b.draw_declined)
+    && JSON.stringify(a.presence) === JSON.stringify(b.presence) && a.claim_available_at_ms === b.claim_available_at_ms
+    && JSON.stringify(a.rating_changes) === JSON.stringify(b.rating_changes);
 }
 
 function statusText(game, me, canMove, connected) {
