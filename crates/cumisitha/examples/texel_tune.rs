@@ -22,14 +22,23 @@ struct Args {
     epochs: usize,
     rate: f64,
     lambda: f64,
+    prior: f64,
     threads: usize,
     out: Option<std::path::PathBuf>,
     limit: usize,
 }
 
 fn parse_args() -> Result<Args, String> {
-    let mut a =
-        Args { data: Vec::new(), epochs: 400, rate: 1.0, lambda: 1.0, threads: 2, out: None, limit: usize::MAX };
+    let mut a = Args {
+        data: Vec::new(),
+        epochs: 400,
+        rate: 1.0,
+        lambda: 1.0,
+        prior: 0.0,
+        threads: 2,
+        out: None,
+        limit: usize::MAX,
+    };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
         let mut value = || it.next().ok_or(format!("{flag} needs a value"));
@@ -38,14 +47,16 @@ fn parse_args() -> Result<Args, String> {
             "--epochs" => a.epochs = value()?.parse().map_err(|_| "--epochs: not a number")?,
             "--rate" => a.rate = value()?.parse().map_err(|_| "--rate: not a number")?,
             "--lambda" => a.lambda = value()?.parse().map_err(|_| "--lambda: not a number")?,
+            "--prior" => a.prior = value()?.parse().map_err(|_| "--prior: not a number")?,
             "--threads" => a.threads = value()?.parse().map_err(|_| "--threads: not a number")?,
             "--limit" => a.limit = value()?.parse().map_err(|_| "--limit: not a number")?,
             "--out" => a.out = Some(value()?.into()),
             "-h" | "--help" => {
                 println!(
-                    "texel_tune --data FILE [--data FILE...] [--epochs N] [--rate R] [--lambda L] [--threads N] \
-                     [--limit N] [--out params.rs]\n  lambda: weight of the game result in the target \
-                     (the rest is the search score), 1 by default"
+                    "texel_tune --data FILE [--data FILE...] [--epochs N] [--rate R] [--lambda L] [--prior P] \
+                     [--threads N] [--limit N] [--out params.rs]\n  lambda: weight of the game result in the \
+                     target (the rest is the search score), 1 by default\n  prior: pull of each weight towards \
+                     its starting value (L2, per 100 cp squared), 0 by default"
                 );
                 std::process::exit(0);
             }
@@ -264,6 +275,7 @@ fn main() {
     let train = 0..n - n / 10;
     let valid = n - n / 10..n;
     let mut w: Vec<f64> = WEIGHTS.iter().flat_map(|&(a, b)| [a as f64, b as f64]).collect();
+    let w0 = w.clone();
     // The scaling constant K that fits the starting weights best.
     let mut k = 1.0f64;
     let mut best = error(&data, &w, k, args.lambda, train.clone(), args.threads);
@@ -293,7 +305,11 @@ fn main() {
     let mut v = vec![0.0; w.len()];
     let mut best_valid = (start_valid, w.clone(), 0);
     for epoch in 1..=args.epochs {
-        let g = gradient(&data, &w, k, args.lambda, train.clone(), args.threads);
+        let mut g = gradient(&data, &w, k, args.lambda, train.clone(), args.threads);
+        // The prior: a weight strays from its start only as far as the data asks.
+        for i in 0..w.len() {
+            g[i] += args.prior * (w[i] - w0[i]) / 10_000.0;
+        }
         for i in 0..w.len() {
             m[i] = b1 * m[i] + (1.0 - b1) * g[i];
             v[i] = b2 * v[i] + (1.0 - b2) * g[i] * g[i];
@@ -313,8 +329,9 @@ fn main() {
     let (ev, w, epoch) = best_valid;
     eprintln!("best held-out error {ev:.6} (from {start_valid:.6}) at epoch {epoch}");
     let note = format!(
-        "{n} positions; K = {k:.3}, lambda = {}; {epoch} epochs of Adam at rate {}; held-out error {start_valid:.6} -> {ev:.6}",
-        args.lambda, args.rate
+        "{n} positions; K = {k:.3}, lambda = {}, prior = {}; {epoch} epochs of Adam at rate {}; \
+         held-out error {start_valid:.6} -> {ev:.6}",
+        args.lambda, args.prior, args.rate
     );
     let result = match &args.out {
         Some(path) => std::fs::File::create(path).and_then(|mut f| write_params(&w, &mut f, &note)),

@@ -1,7 +1,13 @@
 //! Negamax alpha-beta with principal variation search, iterative deepening
-//! and aspiration windows, a transposition table, quiescence search, null
-//! move pruning, late move reductions, and move ordering by TT move,
-//! MVV-LVA, killers and history.
+//! and aspiration windows, a shared transposition table, quiescence search,
+//! and the usual selectivity: null move, reverse futility, futility, late
+//! move and SEE pruning, late move reductions, singular extensions. Moves
+//! are ordered by TT move, captures by victim and capture history, killers,
+//! the counter move, and quiet moves by butterfly and continuation history.
+//!
+//! With more than one thread the search is Lazy SMP: every thread runs the
+//! same iterative deepening on the shared table, and the main thread's
+//! result is played.
 //!
 //! Cumisitha's rules in the search: a repeated position is *not* a draw (no
 //! repetition detection at all), a position whose counter has reached 100 is
@@ -12,8 +18,8 @@ use super::see::see_ge;
 use super::tt::{unpack, Bound, Table};
 use crate::rules::COUNTER_LIMIT;
 use cozy_chess::{BitBoard, Board, Move, Piece, Rank, Square};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 /// The score of a mate now; a mate in `n` plies is `MATE - n`.
@@ -21,8 +27,12 @@ pub const MATE: i32 = 30000;
 /// Scores beyond this are mates.
 pub const MATE_BOUND: i32 = MATE - 1000;
 const INF: i32 = 31000;
+/// The static evaluation of a node in check: there is none.
+const NO_EVAL: i32 = -INF;
 /// The deepest ply the search reaches.
 pub const MAX_PLY: usize = 120;
+/// Room for the nested searches of singular extensions on top of the plies.
+const MAX_HEIGHT: usize = 2 * MAX_PLY + 8;
 
 /// When to stop thinking.
 #[derive(Debug, Clone, Default)]
@@ -42,7 +52,7 @@ impl Limits {
     pub fn depth(d: i32) -> Limits {
         Limits { depth: Some(d), ..Limits::default() }
     }
-    /// Search for `t`.
+    /// A fixed time for the move: search until it is used up.
     pub fn movetime(t: Duration) -> Limits {
         Limits { soft_time: Some(t), hard_time: Some(t), ..Limits::default() }
     }
@@ -115,7 +125,7 @@ pub struct SearchResult {
     pub score: i32,
     /// The depth finished.
     pub depth: i32,
-    /// Nodes searched.
+    /// Nodes of all threads.
     pub nodes: u64,
     /// Time taken.
     pub time: Duration,
@@ -139,118 +149,174 @@ static COUNTER_KEYS: [u64; 101] = {
 fn tt_key(board: &Board) -> u64 {
     let hm = board.halfmove_clock();
     if hm >= 70 {
-        board.hash() ^ COUNTER_KEYS[hm as usize]
+        board.hash() ^ COUNTER_KEYS[hm.min(100) as usize]
     } else {
         board.hash()
     }
 }
 
-fn lmr_table() -> [[u8; 64]; 64] {
-    let mut t = [[0u8; 64]; 64];
-    for (d, row) in t.iter_mut().enumerate().skip(1) {
-        for (m, cell) in row.iter_mut().enumerate().skip(1) {
-            *cell = (0.75 + (d as f64).ln() * (m as f64).ln() / 2.25) as u8;
+/// Late move reductions by depth and move number.
+fn lmr_table() -> &'static [[i32; 64]; 64] {
+    static T: OnceLock<[[i32; 64]; 64]> = OnceLock::new();
+    T.get_or_init(|| {
+        let mut t = [[0; 64]; 64];
+        for (d, row) in t.iter_mut().enumerate().skip(1) {
+            for (m, cell) in row.iter_mut().enumerate().skip(1) {
+                *cell = (0.75 + (d as f64).ln() * (m as f64).ln() / 2.25) as i32;
+            }
         }
-    }
-    t
+        t
+    })
 }
 
-/// The engine: tables kept between moves of a game.
-pub struct Engine {
-    tt: Table,
+/// The history tables' bound: entries stay within ±HISTORY_MAX.
+const HISTORY_MAX: i32 = 16384;
+
+#[inline]
+fn history_update(cell: &mut i32, bonus: i32) {
+    *cell += bonus - *cell * bonus.abs() / HISTORY_MAX;
+}
+
+#[inline]
+fn history_bonus(depth: i32) -> i32 {
+    (16 * depth * depth + 32 * depth).min(1600)
+}
+
+/// Continuation history: how good a move (piece, to) was after the move
+/// (piece, to) one or two plies before.
+type ContHist = [[[[i32; 64]; 6]; 64]; 6];
+
+#[derive(Clone, Copy)]
+struct Frame {
+    /// The static evaluation here (`NO_EVAL` in check).
+    eval: i32,
+    /// The move made from here, as (piece, to); `None` for the null move.
+    moved: Option<(Piece, Square)>,
+    /// A move left out (singular extension search).
+    excluded: Option<Move>,
+}
+
+const EMPTY_FRAME: Frame = Frame { eval: NO_EVAL, moved: None, excluded: None };
+
+/// What all threads of one search share.
+struct Shared<'a> {
+    tt: &'a Table,
+    /// Set by the main thread when the search ends: helpers stop.
+    halt: &'a AtomicBool,
+    /// Set from outside (UCI `stop`).
+    stop: &'a AtomicBool,
+    /// Nodes of all threads, added in steps of 1024.
+    nodes: &'a AtomicU64,
+    threads: usize,
+    limits: &'a Limits,
+    start: Instant,
+}
+
+/// One search thread's tables.
+struct Worker {
     history: Box<[[[i32; 64]; 64]; 2]>,
-    killers: [[Option<Move>; 2]; MAX_PLY + 1],
+    capture_history: Box<[[[i32; 6]; 64]; 6]>,
+    cont: Box<ContHist>,
+    counter: Box<[[Option<Move>; 64]; 6]>,
+    killers: [[Option<Move>; 2]; MAX_PLY + 8],
+    stack: [Frame; MAX_PLY + 8],
     pv: Box<[[Option<Move>; MAX_PLY + 1]; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
     lists: Vec<Vec<(Move, i32)>>,
-    lmr: [[u8; 64]; 64],
+    height: usize,
     nodes: u64,
     seldepth: i32,
-    start: Instant,
-    limits: Limits,
-    stop: Arc<AtomicBool>,
+    main: bool,
     stopped: bool,
+    /// The best root move of the iteration in progress, once one is known.
+    root_best: Option<(Move, i32)>,
 }
 
-impl Engine {
-    /// An engine with a transposition table of `hash_mb` megabytes.
-    pub fn new(hash_mb: usize) -> Engine {
-        Engine {
-            tt: Table::new(hash_mb),
-            history: Box::new([[[0; 64]; 64]; 2]),
-            killers: [[None; 2]; MAX_PLY + 1],
-            pv: Box::new([[None; MAX_PLY + 1]; MAX_PLY + 1]),
+fn boxed_zeroed<T: Copy>(value: T) -> Box<T> {
+    Box::new(value)
+}
+
+impl Worker {
+    fn new(main: bool) -> Worker {
+        // The continuation history is large: build it on the heap.
+        let cont: Box<ContHist> =
+            vec![[[[0i32; 64]; 6]; 64]; 6].into_boxed_slice().try_into().unwrap_or_else(|_| unreachable!());
+        Worker {
+            history: boxed_zeroed([[[0; 64]; 64]; 2]),
+            capture_history: boxed_zeroed([[[0; 6]; 64]; 6]),
+            cont,
+            counter: boxed_zeroed([[None; 64]; 6]),
+            killers: [[None; 2]; MAX_PLY + 8],
+            stack: [EMPTY_FRAME; MAX_PLY + 8],
+            pv: boxed_zeroed([[None; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_len: [0; MAX_PLY + 1],
-            lists: (0..=MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
-            lmr: lmr_table(),
+            lists: (0..MAX_HEIGHT).map(|_| Vec::with_capacity(64)).collect(),
+            height: 0,
             nodes: 0,
             seldepth: 0,
-            start: Instant::now(),
-            limits: Limits::default(),
-            stop: Arc::new(AtomicBool::new(false)),
+            main,
             stopped: false,
+            root_best: None,
         }
     }
 
-    /// Resize (and clear) the transposition table.
-    pub fn set_hash(&mut self, mb: usize) {
-        self.tt = Table::new(mb);
-    }
-
-    /// Forget everything learnt (UCI `ucinewgame`).
-    pub fn new_game(&mut self) {
-        self.tt.clear();
+    fn clear(&mut self) {
         *self.history = [[[0; 64]; 64]; 2];
-        self.killers = [[None; 2]; MAX_PLY + 1];
+        *self.capture_history = [[[0; 6]; 64]; 6];
+        for a in self.cont.iter_mut() {
+            for b in a.iter_mut() {
+                for c in b.iter_mut() {
+                    c.fill(0);
+                }
+            }
+        }
+        *self.counter = [[None; 64]; 6];
+        self.killers = [[None; 2]; MAX_PLY + 8];
     }
 
-    fn out_of_time(&mut self) -> bool {
+    /// Called every node: is it time to stop?
+    #[inline]
+    fn check_stop(&mut self, sh: &Shared) -> bool {
         if self.stopped {
             return true;
         }
         if self.nodes & 1023 == 0 {
-            if self.stop.load(Ordering::Relaxed) {
+            sh.nodes.fetch_add(1024, Ordering::Relaxed);
+            if sh.halt.load(Ordering::Relaxed) {
                 self.stopped = true;
             }
-            if let Some(h) = self.limits.hard_time {
-                if self.start.elapsed() >= h {
+            if self.main {
+                if sh.stop.load(Ordering::Relaxed) {
+                    self.stopped = true;
+                }
+                if let Some(h) = sh.limits.hard_time {
+                    if sh.start.elapsed() >= h {
+                        self.stopped = true;
+                    }
+                }
+                if sh.threads > 1 && sh.limits.nodes.is_some_and(|n| sh.nodes.load(Ordering::Relaxed) >= n) {
                     self.stopped = true;
                 }
             }
         }
-        if let Some(n) = self.limits.nodes {
-            if self.nodes >= n {
-                self.stopped = true;
-            }
+        if sh.threads == 1 && sh.limits.nodes.is_some_and(|n| self.nodes >= n) {
+            self.stopped = true;
         }
         self.stopped
     }
 
-    /// Search `board` within `limits`; `stop` ends it from outside; `report`
-    /// hears every finished iteration.
-    pub fn search(
+    /// Iterative deepening from `board`; only the main thread reports.
+    fn iterate(
         &mut self,
+        sh: &Shared,
         board: &Board,
-        limits: Limits,
-        stop: Arc<AtomicBool>,
+        root_moves: &[Move],
         report: &mut dyn FnMut(&Info),
     ) -> SearchResult {
-        self.start = Instant::now();
-        self.limits = limits;
-        self.stop = stop;
-        self.stopped = false;
         self.nodes = 0;
-        self.tt.age = self.tt.age.wrapping_add(1);
-        self.killers = [[None; 2]; MAX_PLY + 1];
-        for side in self.history.iter_mut() {
-            for row in side.iter_mut() {
-                for h in row.iter_mut() {
-                    *h /= 8;
-                }
-            }
-        }
-        let mut root_moves = Vec::new();
-        crate::rules::chess_moves(board, &mut root_moves);
+        self.stopped = false;
+        self.killers = [[None; 2]; MAX_PLY + 8];
+        self.stack = [EMPTY_FRAME; MAX_PLY + 8];
         let mut result = SearchResult {
             best: root_moves.first().copied(),
             score: 0,
@@ -259,47 +325,50 @@ impl Engine {
             time: Duration::ZERO,
             pv: Vec::new(),
         };
-        if root_moves.is_empty() {
-            return result;
-        }
-        let max_depth = self.limits.depth.unwrap_or(MAX_PLY as i32 - 10).clamp(1, MAX_PLY as i32 - 10);
+        let max_depth = sh.limits.depth.unwrap_or(MAX_PLY as i32 - 10).clamp(1, MAX_PLY as i32 - 10);
         let mut prev_score = 0;
+        let fixed_time = sh.limits.soft_time.is_some() && sh.limits.soft_time == sh.limits.hard_time;
         for depth in 1..=max_depth {
             self.seldepth = 0;
-            // Aspiration window around the last score.
-            let mut delta = 30;
+            self.root_best = None;
+            let mut delta = 20;
             let (mut alpha, mut beta) = if depth >= 4 { (prev_score - delta, prev_score + delta) } else { (-INF, INF) };
             let score = loop {
-                let s = self.negamax(board, depth, alpha, beta, 0, true);
+                let s = self.negamax(sh, board, depth, alpha, beta, 0, true, false);
                 if self.stopped {
                     break s;
                 }
                 if s <= alpha {
-                    alpha = (alpha - delta).max(-INF);
                     beta = (alpha + beta) / 2;
+                    alpha = (s - delta).max(-INF);
+                    self.root_best = None;
                 } else if s >= beta {
-                    beta = (beta + delta).min(INF);
+                    beta = (s + delta).min(INF);
                 } else {
                     break s;
                 }
-                delta += delta / 2 + 10;
-                if delta > 1000 {
+                delta += delta / 2;
+                if delta > 800 {
                     alpha = -INF;
                     beta = INF;
                 }
             };
-            // A stopped iteration's best move is kept only when it was
-            // searched to the end (the PV's first move is then set).
-            let pv: Vec<Move> = self.pv[0][..self.pv_len[0]].iter().flatten().copied().collect();
             if self.stopped {
-                if depth > 1 {
-                    break;
-                }
-                if let Some(&m) = pv.first() {
-                    result.best = Some(m);
+                // A move searched to the end in the unfinished iteration is
+                // better than the last iteration's best, or it would not
+                // have become best.
+                if let Some((m, s)) = self.root_best {
+                    if depth > 1 {
+                        result.best = Some(m);
+                        result.score = s;
+                        if result.pv.first() != Some(&m) {
+                            result.pv = vec![m];
+                        }
+                    }
                 }
                 break;
             }
+            let pv: Vec<Move> = self.pv[0][..self.pv_len[0]].iter().flatten().copied().collect();
             prev_score = score;
             if let Some(&m) = pv.first() {
                 result.best = Some(m);
@@ -307,25 +376,24 @@ impl Engine {
             result.score = score;
             result.depth = depth;
             result.pv = pv.clone();
-            let info = Info {
-                depth,
-                seldepth: self.seldepth.max(depth),
-                score: Score::from_internal(score),
-                nodes: self.nodes,
-                time: self.start.elapsed(),
-                pv,
-                hashfull: self.tt.hashfull(),
-            };
-            report(&info);
-            if let Some(soft) = self.limits.soft_time {
-                // A new iteration takes a few times the last one: do not start what cannot finish.
-                if self.start.elapsed() * 2 >= soft && Some(soft) != self.limits.hard_time
-                    || self.start.elapsed() >= soft
-                {
-                    break;
-                }
-                if Some(soft) == self.limits.hard_time && self.start.elapsed() * 3 >= soft * 2 {
-                    break;
+            if self.main {
+                let info = Info {
+                    depth,
+                    seldepth: self.seldepth.max(depth),
+                    score: Score::from_internal(score),
+                    nodes: self.total_nodes(sh),
+                    time: sh.start.elapsed(),
+                    pv,
+                    hashfull: sh.tt.hashfull(),
+                };
+                report(&info);
+                if let Some(soft) = sh.limits.soft_time {
+                    // An iteration costs about as much as all before it:
+                    // with a clock, do not start one that cannot finish.
+                    let elapsed = sh.start.elapsed();
+                    if !fixed_time && elapsed * 2 >= soft || elapsed >= soft {
+                        break;
+                    }
                 }
             }
             // A forced mate found: deeper search will not change it.
@@ -333,62 +401,149 @@ impl Engine {
                 break;
             }
         }
-        // The best move must be legal whatever happened.
-        if result.best.is_none_or(|m| !board.is_legal(m)) {
-            result.best = root_moves.first().copied();
-        }
-        result.nodes = self.nodes;
-        result.time = self.start.elapsed();
         result
     }
 
-    fn score_moves(&mut self, board: &Board, ply: usize, tt_move: Option<Move>) {
+    fn total_nodes(&self, sh: &Shared) -> u64 {
+        if sh.threads == 1 {
+            self.nodes
+        } else {
+            sh.nodes.load(Ordering::Relaxed) + (self.nodes & 1023)
+        }
+    }
+
+    /// The quiet-move score from the histories.
+    #[inline]
+    fn quiet_score(&self, us: usize, piece: Piece, mv: Move, ply: usize) -> i32 {
+        let mut s = self.history[us][mv.from as usize][mv.to as usize];
+        if ply >= 1 {
+            if let Some((p, to)) = self.stack[ply - 1].moved {
+                s += self.cont[p as usize][to as usize][piece as usize][mv.to as usize];
+            }
+        }
+        if ply >= 2 {
+            if let Some((p, to)) = self.stack[ply - 2].moved {
+                s += self.cont[p as usize][to as usize][piece as usize][mv.to as usize];
+            }
+        }
+        s
+    }
+
+    fn score_moves(&self, board: &Board, list: &mut [(Move, i32)], ply: usize, tt_move: Option<Move>) {
         let us = board.side_to_move();
         let them_bb = board.colors(!us);
         let killers = self.killers[ply];
-        let history = &self.history[us as usize];
-        let list = &mut self.lists[ply];
+        let counter = if ply >= 1 {
+            self.stack[ply - 1].moved.and_then(|(p, to)| self.counter[p as usize][to as usize])
+        } else {
+            None
+        };
         for entry in list.iter_mut() {
             let mv = entry.0;
-            let attacker = board.piece_on(mv.from).map_or(0, |p| p as usize);
+            let piece = board.piece_on(mv.from).unwrap_or(Piece::Pawn);
+            let attacker = piece as usize;
             entry.1 = if Some(mv) == tt_move {
-                4_000_000
+                8_000_000
             } else if them_bb.has(mv.to) || (attacker == 0 && mv.from.file() != mv.to.file()) {
-                let victim = board.piece_on(mv.to).map_or(0, |p| p as usize);
-                let mvv = victim as i32 * 16 - attacker as i32;
+                let victim = if them_bb.has(mv.to) { board.piece_on(mv.to).map_or(0, |p| p as usize) } else { 0 };
+                let order = SEE_VALUE[victim] * 8 + self.capture_history[attacker][mv.to as usize][victim] / 16;
                 // Losing captures go after the quiet moves.
                 if SEE_VALUE[attacker] > SEE_VALUE[victim] && !see_ge(board, mv, 0) {
-                    -200_000 + mvv
+                    -1_000_000 + order
                 } else {
-                    2_000_000 + mvv
+                    4_000_000 + order
                 }
             } else if mv.promotion == Some(Piece::Queen) {
-                1_900_000
+                3_900_000
             } else if mv.promotion.is_some() {
-                -100_000
+                -2_000_000
             } else if Some(mv) == killers[0] {
-                1_000_000
+                2_000_000
             } else if Some(mv) == killers[1] {
-                900_000
+                1_900_000
+            } else if Some(mv) == counter {
+                1_800_000
             } else {
-                history[mv.from as usize][mv.to as usize]
+                self.quiet_score(us as usize, piece, mv, ply)
             };
         }
     }
 
+    /// The `i`-th move in order: the first few by selection (most nodes
+    /// cut off early), then the rest sorted once.
     #[inline]
-    fn pick(list: &mut [(Move, i32)], i: usize) -> Move {
-        let mut best = i;
-        for j in i + 1..list.len() {
-            if list[j].1 > list[best].1 {
-                best = j;
+    fn pick(list: &mut [(Move, i32)], i: usize) -> (Move, i32) {
+        const SELECT: usize = 4;
+        if i < SELECT {
+            let mut best = i;
+            for j in i + 1..list.len() {
+                if list[j].1 > list[best].1 {
+                    best = j;
+                }
             }
+            list.swap(i, best);
+        } else if i == SELECT {
+            list[i..].sort_unstable_by_key(|e| std::cmp::Reverse(e.1));
         }
-        list.swap(i, best);
-        list[i].0
+        list[i]
     }
 
-    fn negamax(&mut self, board: &Board, mut depth: i32, mut alpha: i32, beta: i32, ply: usize, pv_node: bool) -> i32 {
+    /// Reward the move that cut off and punish the quiet moves (and
+    /// captures) tried before it.
+    #[allow(clippy::too_many_arguments)]
+    fn update_histories(
+        &mut self,
+        board: &Board,
+        best: Move,
+        best_quiet: bool,
+        quiets: &[(Move, Piece)],
+        captures: &[(Move, Piece, usize)],
+        depth: i32,
+        ply: usize,
+    ) {
+        let us = board.side_to_move() as usize;
+        let bonus = history_bonus(depth);
+        if best_quiet {
+            let k = &mut self.killers[ply];
+            if k[0] != Some(best) {
+                k[1] = k[0];
+                k[0] = Some(best);
+            }
+            if ply >= 1 {
+                if let Some((p, to)) = self.stack[ply - 1].moved {
+                    self.counter[p as usize][to as usize] = Some(best);
+                }
+            }
+            for &(mv, piece) in quiets {
+                let b = if mv == best { bonus } else { -bonus };
+                history_update(&mut self.history[us][mv.from as usize][mv.to as usize], b);
+                for back in [1, 2] {
+                    if ply >= back {
+                        if let Some((p, to)) = self.stack[ply - back].moved {
+                            history_update(&mut self.cont[p as usize][to as usize][piece as usize][mv.to as usize], b);
+                        }
+                    }
+                }
+            }
+        }
+        for &(mv, piece, victim) in captures {
+            let b = if mv == best { bonus } else { -bonus };
+            history_update(&mut self.capture_history[piece as usize][mv.to as usize][victim], b);
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn negamax(
+        &mut self,
+        sh: &Shared,
+        board: &Board,
+        mut depth: i32,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: usize,
+        pv_node: bool,
+        cut_node: bool,
+    ) -> i32 {
         self.pv_len[ply] = 0;
         let in_check = !board.checkers().is_empty();
         // The counter rule: at 100 the game is drawn, unless this is mate.
@@ -401,27 +556,31 @@ impl Engine {
         if in_check {
             depth += 1;
         }
-        if depth <= 0 || ply >= MAX_PLY - 4 {
-            return self.qsearch(board, alpha, beta, ply);
+        if depth <= 0 {
+            return self.qsearch(sh, board, alpha, beta, ply, pv_node);
+        }
+        if ply >= MAX_PLY - 4 || self.height >= MAX_HEIGHT - 2 {
+            return if in_check { 0 } else { scaled_eval(board, evaluate(board)) };
         }
         self.nodes += 1;
-        if self.out_of_time() {
+        if self.check_stop(sh) {
             return 0;
         }
         if ply > 0 {
             // Mate distance pruning.
-            let a = alpha.max(-MATE + ply as i32);
-            let b = beta.min(MATE - ply as i32 - 1);
-            if a >= b {
-                return a;
+            alpha = alpha.max(-MATE + ply as i32);
+            beta = beta.min(MATE - ply as i32 - 1);
+            if alpha >= beta {
+                return alpha;
             }
         }
+        let excluded = self.stack[ply].excluded;
         let key = tt_key(board);
-        let entry = self.tt.probe(key);
+        let entry = if excluded.is_none() { sh.tt.probe(key) } else { None };
         let tt_move = entry.and_then(|e| unpack(e.mv)).filter(|&m| board.is_legal(m));
-        if let Some(e) = entry {
-            if !pv_node && e.depth as i32 >= depth {
-                let s = from_tt(e.score as i32, ply);
+        let tt_score = entry.map(|e| from_tt(e.score as i32, ply));
+        if let (Some(e), Some(s)) = (entry, tt_score) {
+            if !pv_node && e.depth >= depth {
                 let cut = match e.bound {
                     Bound::Exact => true,
                     Bound::Lower => s >= beta,
@@ -432,25 +591,57 @@ impl Engine {
                 }
             }
         }
-        let static_eval = if in_check {
-            -INF
+        let us = board.side_to_move();
+        let raw_eval = if in_check {
+            NO_EVAL
         } else {
             match entry {
                 Some(e) => e.eval as i32,
-                None => scaled_eval(board),
+                None => evaluate(board),
             }
         };
-        let us = board.side_to_move();
-        if !pv_node && !in_check && ply > 0 {
+        let static_eval = if in_check { NO_EVAL } else { scaled_eval(board, raw_eval) };
+        // The TT score bounds the true value better than the static evaluation.
+        let eval = match (entry, tt_score) {
+            (Some(e), Some(s)) if !in_check && s.abs() < MATE_BOUND => match e.bound {
+                Bound::Exact => s,
+                Bound::Lower if s > static_eval => s,
+                Bound::Upper if s < static_eval => s,
+                _ => static_eval,
+            },
+            _ => static_eval,
+        };
+        self.stack[ply].eval = static_eval;
+        let improving = !in_check
+            && if ply >= 2 && self.stack[ply - 2].eval != NO_EVAL {
+                static_eval > self.stack[ply - 2].eval
+            } else if ply >= 4 && self.stack[ply - 4].eval != NO_EVAL {
+                static_eval > self.stack[ply - 4].eval
+            } else {
+                true
+            };
+        self.killers[ply + 1] = [None; 2];
+        self.stack[ply + 1].excluded = None;
+
+        if !pv_node && !in_check && excluded.is_none() {
             // Reverse futility pruning.
-            if depth <= 6 && static_eval - 90 * depth >= beta && beta.abs() < MATE_BOUND {
-                return static_eval;
+            if depth <= 8 && eval - 80 * (depth - improving as i32) >= beta && eval.abs() < MATE_BOUND {
+                return (eval + beta) / 2;
             }
             // Null move pruning.
-            if depth >= 3 && static_eval >= beta && has_non_pawn_material(board, us) {
+            if depth >= 3
+                && eval >= beta
+                && static_eval >= beta
+                && ply >= 1
+                && self.stack[ply - 1].moved.is_some()
+                && has_non_pawn_material(board, us)
+            {
                 if let Some(null) = board.null_move() {
-                    let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(3);
-                    let s = -self.negamax(&null, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
+                    let r = 4 + depth / 3 + ((eval - beta) / 200).min(3);
+                    self.stack[ply].moved = None;
+                    self.height += 1;
+                    let s = -self.negamax(sh, &null, depth - r, -beta, -beta + 1, ply + 1, false, !cut_node);
+                    self.height -= 1;
                     if self.stopped {
                         return 0;
                     }
@@ -462,11 +653,12 @@ impl Engine {
         }
         // No TT move to try first: a shallower search is cheaper here
         // (internal iterative reduction).
-        if tt_move.is_none() && depth >= 4 {
+        if tt_move.is_none() && depth >= 4 && (pv_node || cut_node) {
             depth -= 1;
         }
+
         // Generate and order.
-        let mut list = std::mem::take(&mut self.lists[ply]);
+        let mut list = std::mem::take(&mut self.lists[self.height]);
         list.clear();
         board.generate_moves(|pm| {
             for m in pm {
@@ -475,131 +667,230 @@ impl Engine {
             false
         });
         if list.is_empty() {
-            self.lists[ply] = list;
+            self.lists[self.height] = list;
             return if in_check { -MATE + ply as i32 } else { 0 };
         }
-        self.lists[ply] = list;
-        self.score_moves(board, ply, tt_move);
-        let mut list = std::mem::take(&mut self.lists[ply]);
+        self.score_moves(board, &mut list, ply, tt_move);
 
         let them = board.colors(!us);
         let original_alpha = alpha;
         let mut best_score = -INF;
         let mut best_move = None;
-        let mut quiets_tried: [Option<Move>; 64] = [None; 64];
+        let mut quiets: [(Move, Piece); 64] =
+            [(Move { from: Square::A1, to: Square::A1, promotion: None }, Piece::Pawn); 64];
         let mut n_quiets = 0;
-        let futile = !pv_node && !in_check && depth <= 3 && static_eval + 100 + 120 * depth <= alpha;
+        let mut captures: [(Move, Piece, usize); 32] =
+            [(Move { from: Square::A1, to: Square::A1, promotion: None }, Piece::Pawn, 0); 32];
+        let mut n_captures = 0;
+        let mut move_count = 0;
+        let mut skip_quiets = false;
+        let lmr = lmr_table();
         for i in 0..list.len() {
-            let mv = Self::pick(&mut list, i);
-            let is_capture =
-                them.has(mv.to) || (board.piece_on(mv.from) == Some(Piece::Pawn) && mv.from.file() != mv.to.file());
-            let quiet = !is_capture && mv.promotion.is_none();
-            let mut child = board.clone();
-            child.play_unchecked(mv);
-            let gives_check = !child.checkers().is_empty();
-            if quiet && best_score > -MATE_BOUND && !gives_check {
-                // Futility and late move pruning of quiet moves.
-                if futile && i > 0 {
-                    continue;
-                }
-                if !pv_node && !in_check && depth <= 4 && n_quiets >= 4 + depth as usize * depth as usize * 2 {
-                    continue;
-                }
-            }
-            if !quiet
-                && !pv_node
-                && !in_check
-                && i > 0
-                && depth <= 4
-                && best_score > -MATE_BOUND
-                && !see_ge(board, mv, -90 * depth)
-            {
+            let (mv, order) = Self::pick(&mut list, i);
+            if Some(mv) == excluded {
                 continue;
             }
-            let new_depth = depth - 1;
-            let score = if i == 0 {
-                -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, pv_node)
+            let piece = board.piece_on(mv.from).unwrap_or(Piece::Pawn);
+            let victim = if them.has(mv.to) { board.piece_on(mv.to).map_or(0, |p| p as usize) } else { 0 };
+            let is_capture = them.has(mv.to) || (piece == Piece::Pawn && mv.from.file() != mv.to.file());
+            let quiet = !is_capture && mv.promotion.is_none();
+            if quiet && skip_quiets {
+                continue;
+            }
+            move_count += 1;
+            let mut child = board.clone();
+            child.play_unchecked(mv);
+            sh.tt.prefetch(tt_key(&child));
+            let gives_check = !child.checkers().is_empty();
+            let history = if quiet { self.quiet_score(us as usize, piece, mv, ply) } else { 0 };
+            if ply > 0 && best_score > -MATE_BOUND {
+                let lmr_depth = (depth - 1 - lmr[depth.min(63) as usize][move_count.min(63)]).max(0);
+                if quiet && !gives_check {
+                    // Late move pruning.
+                    if depth <= 8 && move_count >= (3 + depth * depth) as usize / (2 - improving as usize) {
+                        skip_quiets = true;
+                        continue;
+                    }
+                    // Futility pruning.
+                    if !in_check && lmr_depth <= 8 && static_eval + 100 + 100 * lmr_depth <= alpha {
+                        continue;
+                    }
+                    // History pruning.
+                    if lmr_depth <= 3 && history < -2000 * depth {
+                        continue;
+                    }
+                    // The piece would be lost.
+                    if lmr_depth <= 8 && !see_ge(board, mv, -25 * lmr_depth * lmr_depth) {
+                        continue;
+                    }
+                } else if is_capture && depth <= 8 && order < 4_000_000 && !see_ge(board, mv, -100 * depth) {
+                    continue;
+                }
+            }
+            // Singular extension: is the TT move much better than the rest?
+            let mut extension = 0;
+            if let (Some(e), Some(ts)) = (entry, tt_score) {
+                if ply > 0
+                    && depth >= 8
+                    && Some(mv) == tt_move
+                    && e.depth >= depth - 3
+                    && e.bound != Bound::Upper
+                    && ts.abs() < MATE_BOUND
+                {
+                    let singular_beta = ts - 2 * depth;
+                    self.stack[ply].excluded = Some(mv);
+                    self.height += 1;
+                    let s = self.negamax(
+                        sh,
+                        board,
+                        (depth - 1) / 2,
+                        singular_beta - 1,
+                        singular_beta,
+                        ply,
+                        false,
+                        cut_node,
+                    );
+                    self.height -= 1;
+                    self.stack[ply].excluded = None;
+                    if self.stopped {
+                        self.lists[self.height] = list;
+                        return 0;
+                    }
+                    if s < singular_beta {
+                        extension = 1;
+                    } else if singular_beta >= beta {
+                        // Several moves beat beta: a cut-off without searching (multi-cut).
+                        self.lists[self.height] = list;
+                        return singular_beta;
+                    } else if ts >= beta {
+                        extension = -1;
+                    }
+                }
+            }
+            let new_depth = depth - 1 + extension;
+            self.stack[ply].moved = Some((piece, mv.to));
+            self.height += 1;
+            let score = if move_count == 1 {
+                -self.negamax(sh, &child, new_depth, -beta, -alpha, ply + 1, pv_node, !pv_node && !cut_node)
             } else {
                 let mut r = 0;
-                if depth >= 3 && i >= 3 && quiet && !in_check && !gives_check {
-                    r = self.lmr[depth.min(63) as usize][i.min(63)] as i32;
-                    if pv_node {
+                if depth >= 3 && (quiet || is_capture && order < 4_000_000) {
+                    r = lmr[depth.min(63) as usize][move_count.min(63)];
+                    if !pv_node {
+                        r += 1;
+                    }
+                    if cut_node {
+                        r += 1;
+                    }
+                    if !improving {
+                        r += 1;
+                    }
+                    if gives_check {
                         r -= 1;
                     }
-                    if Some(mv) == self.killers[ply][0] || Some(mv) == self.killers[ply][1] {
-                        r -= 1;
+                    if quiet {
+                        if order >= 1_800_000 {
+                            r -= 1;
+                        }
+                        r -= history / 6000;
                     }
-                    r = r.clamp(0, new_depth - 1);
+                    r = r.clamp(0, (new_depth - 1).max(0));
                 }
-                let mut s = -self.negamax(&child, new_depth - r, -alpha - 1, -alpha, ply + 1, false);
-                if s > alpha && r > 0 {
-                    s = -self.negamax(&child, new_depth, -alpha - 1, -alpha, ply + 1, false);
+                let mut s = -self.negamax(sh, &child, new_depth - r, -alpha - 1, -alpha, ply + 1, false, true);
+                if !self.stopped && s > alpha && r > 0 {
+                    s = -self.negamax(sh, &child, new_depth, -alpha - 1, -alpha, ply + 1, false, !cut_node);
                 }
-                if s > alpha && s < beta && pv_node {
-                    s = -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, true);
+                if !self.stopped && s > alpha && s < beta && pv_node {
+                    s = -self.negamax(sh, &child, new_depth, -beta, -alpha, ply + 1, true, false);
                 }
                 s
             };
+            self.height -= 1;
             if self.stopped {
-                self.lists[ply] = list;
+                self.lists[self.height] = list;
                 return 0;
-            }
-            if quiet && n_quiets < 64 {
-                quiets_tried[n_quiets] = Some(mv);
-                n_quiets += 1;
             }
             if score > best_score {
                 best_score = score;
                 if score > alpha {
                     best_move = Some(mv);
                     alpha = score;
+                    if ply == 0 {
+                        self.root_best = Some((mv, score));
+                    }
                     // Collect the principal variation.
                     self.pv[ply][0] = Some(mv);
-                    let child_len = self.pv_len[ply + 1];
-                    for k in 0..child_len {
+                    let child_len = if ply < MAX_PLY { self.pv_len[ply + 1] } else { 0 };
+                    for k in 0..child_len.min(MAX_PLY - 1) {
                         self.pv[ply][k + 1] = self.pv[ply + 1][k];
                     }
-                    self.pv_len[ply] = child_len + 1;
+                    self.pv_len[ply] = child_len.min(MAX_PLY - 1) + 1;
                     if score >= beta {
+                        self.update_histories(
+                            board,
+                            mv,
+                            quiet,
+                            &quiets[..n_quiets],
+                            &captures[..n_captures],
+                            depth,
+                            ply,
+                        );
                         if quiet {
-                            let k = &mut self.killers[ply];
-                            if k[0] != Some(mv) {
-                                k[1] = k[0];
-                                k[0] = Some(mv);
+                            // The cut-off move itself was not yet in the list.
+                            let us_i = us as usize;
+                            let bonus = history_bonus(depth);
+                            history_update(&mut self.history[us_i][mv.from as usize][mv.to as usize], bonus);
+                            for back in [1, 2] {
+                                if ply >= back {
+                                    if let Some((p, to)) = self.stack[ply - back].moved {
+                                        history_update(
+                                            &mut self.cont[p as usize][to as usize][piece as usize][mv.to as usize],
+                                            bonus,
+                                        );
+                                    }
+                                }
                             }
-                            let bonus = (depth * depth).min(400);
-                            let h = &mut self.history[us as usize];
-                            for q in quiets_tried[..n_quiets].iter().flatten() {
-                                let cell = &mut h[q.from as usize][q.to as usize];
-                                let b = if *q == mv { bonus } else { -bonus };
-                                *cell += 32 * b - *cell * b.abs() / 512;
-                            }
+                        } else if is_capture {
+                            let bonus = history_bonus(depth);
+                            history_update(&mut self.capture_history[piece as usize][mv.to as usize][victim], bonus);
                         }
                         break;
                     }
                 }
             }
+            if quiet && n_quiets < quiets.len() {
+                quiets[n_quiets] = (mv, piece);
+                n_quiets += 1;
+            } else if is_capture && n_captures < captures.len() {
+                captures[n_captures] = (mv, piece, victim);
+                n_captures += 1;
+            }
         }
-        self.lists[ply] = list;
-        if best_score == -INF {
-            // Every move was pruned: fall back to the static evaluation.
+        self.lists[self.height] = list;
+        if move_count == 0 {
+            // Only the excluded move: it is singular.
             return alpha;
         }
-        let bound = if best_score >= beta {
-            Bound::Lower
-        } else if alpha > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
-        self.tt.store(key, best_move, to_tt(best_score, ply), static_eval, depth, bound);
+        if best_score == -INF {
+            return alpha;
+        }
+        if excluded.is_none() {
+            let bound = if best_score >= beta {
+                Bound::Lower
+            } else if alpha > original_alpha {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            sh.tt.store(key, best_move, to_tt(best_score, ply), raw_eval, depth, bound);
+        }
         best_score
     }
 
-    fn qsearch(&mut self, board: &Board, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+    fn qsearch(&mut self, sh: &Shared, board: &Board, mut alpha: i32, beta: i32, ply: usize, pv_node: bool) -> i32 {
         self.pv_len[ply] = 0;
         self.nodes += 1;
-        if self.out_of_time() {
+        if self.check_stop(sh) {
             return 0;
         }
         if ply as i32 > self.seldepth {
@@ -612,24 +903,62 @@ impl Engine {
             }
             return 0;
         }
-        if ply >= MAX_PLY {
-            return scaled_eval(board);
+        if ply >= MAX_PLY || self.height >= MAX_HEIGHT - 2 {
+            return if in_check { 0 } else { scaled_eval(board, evaluate(board)) };
+        }
+        let key = tt_key(board);
+        let entry = sh.tt.probe(key);
+        if let Some(e) = entry {
+            let s = from_tt(e.score as i32, ply);
+            if !pv_node {
+                let cut = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                };
+                if cut {
+                    return s;
+                }
+            }
         }
         let us = board.side_to_move();
-        let stand = if in_check { -INF } else { scaled_eval(board) };
+        let raw_eval = if in_check {
+            NO_EVAL
+        } else {
+            match entry {
+                Some(e) => e.eval as i32,
+                None => evaluate(board),
+            }
+        };
+        let mut stand = if in_check { -INF } else { scaled_eval(board, raw_eval) };
+        if let Some(e) = entry {
+            let s = from_tt(e.score as i32, ply);
+            if !in_check && s.abs() < MATE_BOUND {
+                match e.bound {
+                    Bound::Lower if s > stand => stand = s,
+                    Bound::Upper if s < stand => stand = s,
+                    _ => {}
+                }
+            }
+        }
         if !in_check {
             if stand >= beta {
+                if entry.is_none() {
+                    sh.tt.store(key, None, to_tt(stand, ply), raw_eval, 0, Bound::Lower);
+                }
                 return stand;
             }
             if stand > alpha {
                 alpha = stand;
             }
         }
+        let original_alpha = alpha;
         let them = board.colors(!us);
         let promo_rank = Rank::Eighth.relative_to(us).bitboard();
         let ep_bb =
             board.en_passant().map_or(BitBoard::EMPTY, |f| Square::new(f, Rank::Sixth.relative_to(us)).bitboard());
-        let mut list = std::mem::take(&mut self.lists[ply]);
+        let tt_move = entry.and_then(|e| unpack(e.mv));
+        let mut list = std::mem::take(&mut self.lists[self.height]);
         list.clear();
         board.generate_moves(|mut pm| {
             if !in_check {
@@ -642,18 +971,22 @@ impl Engine {
                 }
                 let attacker = pm.piece as usize;
                 let victim = board.piece_on(m.to).map_or(0, |p| if them.has(m.to) { p as usize } else { 0 });
-                let order = victim as i32 * 16 - attacker as i32 + if m.promotion.is_some() { 100 } else { 0 };
+                let mut order = victim as i32 * 16 - attacker as i32 + if m.promotion.is_some() { 100 } else { 0 };
+                if Some(m) == tt_move {
+                    order += 1000;
+                }
                 list.push((m, order));
             }
             false
         });
         if list.is_empty() && in_check {
-            self.lists[ply] = list;
+            self.lists[self.height] = list;
             return -MATE + ply as i32;
         }
         let mut best = stand;
+        let mut best_move = None;
         for i in 0..list.len() {
-            let mv = Self::pick(&mut list, i);
+            let (mv, _) = Self::pick(&mut list, i);
             if !in_check {
                 let victim_val = board.piece_on(mv.to).filter(|_| them.has(mv.to)).map_or(0, |p| SEE_VALUE[p as usize]);
                 let promo_gain = if mv.promotion.is_some() { 800 } else { 0 };
@@ -667,36 +1000,150 @@ impl Engine {
             }
             let mut child = board.clone();
             child.play_unchecked(mv);
-            let score = -self.qsearch(&child, -beta, -alpha, ply + 1);
+            sh.tt.prefetch(tt_key(&child));
+            self.height += 1;
+            let score = -self.qsearch(sh, &child, -beta, -alpha, ply + 1, pv_node);
+            self.height -= 1;
             if self.stopped {
-                self.lists[ply] = list;
+                self.lists[self.height] = list;
                 return 0;
             }
             if score > best {
                 best = score;
                 if score > alpha {
                     alpha = score;
+                    best_move = Some(mv);
                     if score >= beta {
                         break;
                     }
                 }
             }
         }
-        self.lists[ply] = list;
+        self.lists[self.height] = list;
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if pv_node && alpha > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        sh.tt.store(key, best_move, to_tt(best, ply), raw_eval, 0, bound);
         best
+    }
+}
+
+/// The engine: the shared table and every thread's tables, kept between
+/// moves of a game.
+pub struct Engine {
+    tt: Table,
+    workers: Vec<Worker>,
+}
+
+impl Engine {
+    /// A one-thread engine with a transposition table of `hash_mb` megabytes.
+    pub fn new(hash_mb: usize) -> Engine {
+        Engine { tt: Table::new(hash_mb), workers: vec![Worker::new(true)] }
+    }
+
+    /// Resize (and clear) the transposition table.
+    pub fn set_hash(&mut self, mb: usize) {
+        self.tt = Table::new(mb);
+    }
+
+    /// Search with `n` threads (Lazy SMP), at least one.
+    pub fn set_threads(&mut self, n: usize) {
+        let n = n.clamp(1, 256);
+        self.workers.truncate(n);
+        while self.workers.len() < n {
+            self.workers.push(Worker::new(false));
+        }
+    }
+
+    /// The number of search threads.
+    pub fn threads(&self) -> usize {
+        self.workers.len()
+    }
+
+    /// Forget everything learnt (UCI `ucinewgame`).
+    pub fn new_game(&mut self) {
+        self.tt.clear();
+        for w in &mut self.workers {
+            w.clear();
+        }
+    }
+
+    /// Search `board` within `limits`; `stop` ends it from outside; `report`
+    /// hears every finished iteration.
+    pub fn search(
+        &mut self,
+        board: &Board,
+        limits: Limits,
+        stop: Arc<AtomicBool>,
+        report: &mut dyn FnMut(&Info),
+    ) -> SearchResult {
+        let start = Instant::now();
+        self.tt.new_search();
+        for w in &mut self.workers {
+            // Old history is a hint, not a rule.
+            for side in w.history.iter_mut() {
+                for row in side.iter_mut() {
+                    for h in row.iter_mut() {
+                        *h /= 2;
+                    }
+                }
+            }
+        }
+        let mut root_moves = Vec::new();
+        crate::rules::chess_moves(board, &mut root_moves);
+        if root_moves.is_empty() {
+            return SearchResult { best: None, score: 0, depth: 0, nodes: 0, time: Duration::ZERO, pv: Vec::new() };
+        }
+        let halt = AtomicBool::new(false);
+        let nodes = AtomicU64::new(0);
+        let sh = Shared {
+            tt: &self.tt,
+            halt: &halt,
+            stop: &stop,
+            nodes: &nodes,
+            threads: self.workers.len(),
+            limits: &limits,
+            start,
+        };
+        let (main, helpers) = self.workers.split_first_mut().expect("an engine has a thread");
+        let mut result = std::thread::scope(|s| {
+            for h in helpers.iter_mut() {
+                let (sh, root_moves) = (&sh, &root_moves);
+                s.spawn(move || {
+                    h.iterate(sh, board, root_moves, &mut |_| {});
+                });
+            }
+            let r = main.iterate(&sh, board, &root_moves, report);
+            halt.store(true, Ordering::Relaxed);
+            r
+        });
+        // The best move must be legal whatever happened.
+        if result.best.is_none_or(|m| !board.is_legal(m)) {
+            result.best = root_moves.first().copied();
+        }
+        result.nodes = if sh.threads == 1 {
+            main.nodes
+        } else {
+            nodes.load(Ordering::Relaxed) + self.workers.iter().map(|w| w.nodes & 1023).sum::<u64>()
+        };
+        result.time = start.elapsed();
+        result
     }
 }
 
 /// The evaluation, shrunk as the counter grows so that a side that is ahead
 /// prefers to make progress (a capture or a pawn move) before the 100-ply draw.
 #[inline]
-fn scaled_eval(board: &Board) -> i32 {
-    let e = evaluate(board);
+fn scaled_eval(board: &Board, raw: i32) -> i32 {
     let hm = board.halfmove_clock() as i32;
     if hm > 10 {
-        e * (110 - hm) / 100
+        raw * (110 - hm.min(100)) / 100
     } else {
-        e
+        raw
     }
 }
 
@@ -737,11 +1184,16 @@ pub fn time_budget(remaining: Duration, increment: Duration, moves_to_go: Option
 mod tests {
     use super::*;
 
-    fn best(fen: &str, depth: i32) -> (String, i32) {
+    fn best_with(fen: &str, depth: i32, threads: usize) -> (String, i32) {
         let b: Board = crate::notation::fen::parse(fen).unwrap();
         let mut e = Engine::new(8);
+        e.set_threads(threads);
         let r = e.search(&b, Limits::depth(depth), Arc::new(AtomicBool::new(false)), &mut |_| {});
         (crate::notation::format_uci(&b, r.best.unwrap()), r.score)
+    }
+
+    fn best(fen: &str, depth: i32) -> (String, i32) {
+        best_with(fen, depth, 1)
     }
 
     #[test]
@@ -749,15 +1201,16 @@ mod tests {
         let (m, s) = best("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", 4);
         assert_eq!(m, "a1a8");
         assert_eq!(Score::from_internal(s), Score::Mate(1));
-        // Mate in two with a rook lift: Qh7+?  Use a classic: Kb6 Ka8 Rc8#? Use a ladder.
+        // A rook ladder: mate in two.
         let (_, s) = best("7k/8/8/8/8/8/R7/1R4K1 w - - 0 1", 6);
         assert_eq!(Score::from_internal(s), Score::Mate(2));
     }
 
     #[test]
     fn wins_material_and_avoids_stalemate() {
-        let (m, _) = best("4k3/8/8/3q4/8/8/3R4/3RK3 w - - 0 1", 4);
-        assert_eq!(m, "d2d5");
+        // Rxd5, or Re2+ first: either wins the queen.
+        let (m, s) = best("4k3/8/8/3q4/8/8/3R4/3RK3 w - - 0 1", 4);
+        assert!(s > 900 && ["d2d5", "d2e2"].contains(&m.as_str()), "{m} {s}");
         // Black king a8 boxed in; Qc7 would stalemate, the engine must not play it.
         let (m, s) = best("k7/8/3Q4/8/8/8/8/4K3 w - - 0 1", 5);
         assert_ne!(m, "d6c7");
@@ -776,6 +1229,28 @@ mod tests {
         let (m, s) = best("6k1/5ppp/8/8/8/8/8/R5K1 w - - 99 80", 4);
         assert_eq!(m, "a1a8");
         assert!(s > MATE_BOUND);
+    }
+
+    #[test]
+    fn two_threads_find_the_same_mate() {
+        let (m, s) = best_with("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", 6, 2);
+        assert_eq!(m, "a1a8");
+        assert_eq!(Score::from_internal(s), Score::Mate(1));
+        let (_, s) = best_with("4k3/8/8/3q4/8/8/3R4/3RK3 w - - 0 1", 6, 2);
+        assert!(s > 900, "{s}");
+    }
+
+    #[test]
+    fn a_node_limit_is_kept_and_a_stopped_search_still_answers() {
+        let b = Board::default();
+        let mut e = Engine::new(8);
+        let limits = Limits { nodes: Some(5000), ..Limits::default() };
+        let r = e.search(&b, limits, Arc::new(AtomicBool::new(false)), &mut |_| {});
+        assert!(r.nodes <= 5001, "{}", r.nodes);
+        assert!(r.best.is_some_and(|m| b.is_legal(m)));
+        let stop = Arc::new(AtomicBool::new(true));
+        let r = e.search(&b, Limits::default(), stop, &mut |_| {});
+        assert!(r.best.is_some_and(|m| b.is_legal(m)));
     }
 
     #[test]

@@ -91,7 +91,8 @@ fn run_perft(args: Vec<OsString>) -> Result<(), ToolError> {
 #[derive(Parser)]
 #[command(about = UCI_ABOUT, after_help = "Speaks the Universal Chess Interface on standard input and output, playing by \n\
     Cumisitha rules (a repetition is not a draw; 100 plies without capture or pawn move is). Supports\n\
-    uci, isready, ucinewgame, setoption name Hash value MB, position startpos|fen ... [moves ...],\n\
+    uci, isready, ucinewgame, setoption name Hash value MB, setoption name Threads value N,\n\
+    position startpos|fen ... [moves ...],\n\
     go wtime/btime/winc/binc/movestogo/movetime/depth/nodes/infinite, stop and quit.\n\n\
     EXAMPLE:\n  printf 'position startpos moves e2e4\\ngo movetime 500\\n' | tabula uci")]
 struct UciArgs {}

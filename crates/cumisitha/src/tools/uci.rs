@@ -19,6 +19,14 @@ use tabula_core::NotationError;
 pub const ENGINE_NAME: &str = "Tabula Cumisitha";
 const DEFAULT_HASH_MB: usize = 16;
 const MAX_HASH_MB: usize = 1024;
+const MAX_THREADS: usize = 64;
+
+/// A `setoption` the engine understands.
+#[derive(Debug, PartialEq, Eq)]
+enum EngineOption {
+    Hash(usize),
+    Threads(usize),
+}
 
 type Out<W> = Arc<Mutex<W>>;
 
@@ -98,6 +106,7 @@ where
                 say(&out, &format!("id name {ENGINE_NAME} {}", env!("CARGO_PKG_VERSION")));
                 say(&out, "id author the Tabula project");
                 say(&out, &format!("option name Hash type spin default {DEFAULT_HASH_MB} min 1 max {MAX_HASH_MB}"));
+                say(&out, &format!("option name Threads type spin default 1 min 1 max {MAX_THREADS}"));
                 say(&out, "uciok");
             }
             "isready" => say(&out, "readyok"),
@@ -120,9 +129,12 @@ where
                 board = Board::default();
             }
             "setoption" => match set_option(&rest) {
-                Ok(mb) => {
+                Ok(option) => {
                     if let Some(e) = engine.as_mut() {
-                        e.set_hash(mb);
+                        match option {
+                            EngineOption::Hash(mb) => e.set_hash(mb),
+                            EngineOption::Threads(n) => e.set_threads(n),
+                        }
                     }
                 }
                 Err(e) => error(&out, &e),
@@ -215,8 +227,8 @@ fn info_line(board: &Board, info: &Info) -> String {
     )
 }
 
-/// `setoption name Hash value N` -> N.
-fn set_option(args: &[&str]) -> Result<usize, String> {
+/// `setoption name Hash value N` or `setoption name Threads value N`.
+fn set_option(args: &[&str]) -> Result<EngineOption, String> {
     let text = args.join(" ");
     let lower = text.to_ascii_lowercase();
     let Some(after_name) = lower.strip_prefix("name ") else {
@@ -226,15 +238,17 @@ fn set_option(args: &[&str]) -> Result<usize, String> {
         Some((n, v)) => (n.trim(), Some(v.trim())),
         None => (after_name.trim(), None),
     };
-    if name != "hash" {
-        return Err(format!("unknown option '{name}' (this engine has: Hash)"));
+    let (label, unit, max) = match name {
+        "hash" => ("Hash", "megabytes", MAX_HASH_MB),
+        "threads" => ("Threads", "threads", MAX_THREADS),
+        _ => return Err(format!("unknown option '{name}' (this engine has: Hash, Threads)")),
+    };
+    let v = value.ok_or(format!("setoption name {label} needs 'value <{unit}>'"))?;
+    let n: usize = v.parse().map_err(|_| format!("{label} value '{v}' is not a whole number of {unit}"))?;
+    if !(1..=max).contains(&n) {
+        return Err(format!("{label} value {n} is out of range (1 to {max})"));
     }
-    let v = value.ok_or("setoption name Hash needs 'value <megabytes>'")?;
-    let mb: usize = v.parse().map_err(|_| format!("Hash value '{v}' is not a whole number of megabytes"))?;
-    if !(1..=MAX_HASH_MB).contains(&mb) {
-        return Err(format!("Hash value {mb} is out of range (1 to {MAX_HASH_MB} MB)"));
-    }
-    Ok(mb)
+    Ok(if label == "Hash" { EngineOption::Hash(n) } else { EngineOption::Threads(n) })
 }
 
 /// `position startpos|fen <fen> [moves m1 m2 ...]`.
@@ -380,10 +394,12 @@ mod tests {
     #[test]
     fn scripted_session() {
         let lines = session(
-            "uci\nisready\nsetoption name Hash value 8\nucinewgame\nposition startpos moves e2e4 e7e5 g1f3\ngo depth 5\nisready\n",
+            "uci\nisready\nsetoption name Hash value 8\nsetoption name Threads value 2\nucinewgame\nposition startpos moves e2e4 e7e5 g1f3\ngo depth 5\nisready\n",
         );
         assert!(lines.iter().any(|l| l.starts_with("id name ")));
         assert!(lines.iter().any(|l| l.starts_with("option name Hash type spin")));
+        assert!(lines.iter().any(|l| l.starts_with("option name Threads type spin")));
+        assert!(!lines.iter().any(|l| l.contains("error")), "{lines:?}");
         assert!(lines.contains(&"uciok".to_string()));
         assert!(lines.contains(&"readyok".to_string()));
         let info = lines.iter().find(|l| l.starts_with("info depth 5 ")).expect("a depth 5 info line");
@@ -416,7 +432,7 @@ mod tests {
     #[test]
     fn bad_and_out_of_order_input_gets_clear_errors() {
         let lines = session(
-            "position startpos moves e2e5\nposition fen 8/8/8/8/8/8/8/8 w - - 0 1\nposition sideways\nsetoption name Hash value lots\nsetoption name Ponder value true\nfrobnicate\ngo depth 30\ngo depth 2\nposition startpos\nstop\ngo wtime abc btime 1000\nstop\nquit\n",
+            "position startpos moves e2e5\nposition fen 8/8/8/8/8/8/8/8 w - - 0 1\nposition sideways\nsetoption name Hash value lots\nsetoption name Threads value 0\nsetoption name Ponder value true\nfrobnicate\ngo depth 30\ngo depth 2\nposition startpos\nstop\ngo wtime abc btime 1000\nstop\nquit\n",
         );
         let errors: Vec<&String> = lines.iter().filter(|l| l.starts_with("info string error")).collect();
         assert!(errors.iter().any(|l| l.contains("move 1 'e2e5' is illegal")), "{errors:?}");
@@ -424,6 +440,7 @@ mod tests {
         assert!(errors.iter().any(|l| l.contains("expected 'startpos' or 'fen")), "{errors:?}");
         assert!(errors.iter().any(|l| l.contains("not a whole number")), "{errors:?}");
         assert!(errors.iter().any(|l| l.contains("unknown option")), "{errors:?}");
+        assert!(errors.iter().any(|l| l.contains("Threads value 0 is out of range")), "{errors:?}");
         assert!(errors.iter().any(|l| l.contains("unknown command 'frobnicate'")), "{errors:?}");
         assert!(errors.iter().any(|l| l.contains("while the engine is searching")), "{errors:?}");
         assert!(errors.iter().any(|l| l.contains("'abc' is not a number")), "{errors:?}");
