@@ -73,19 +73,39 @@ export class GameSocket {
     this.onMessage = onMessage || (() => {});
     this.nextId = 1;
     this.closed = false;
+    this.hidden = false;
     this.retry = 300;
     this.open = false;
     this.lastHeard = 0;
     this.heartbeat = setInterval(() => this.checkAlive(), HEARTBEAT_MS);
     this.onOnline = () => { if (!this.open) this.reconnectNow(); };
     this.onOffline = () => { if (this.ws) this.ws.close(); };
+    // A page kept in the back/forward cache would keep its socket open, and
+    // the server would go on counting the player as present: close it when
+    // the page is hidden away, and connect again if the page comes back.
+    this.onPageHide = () => {
+      this.hidden = true;
+      clearTimeout(this.retryTimer);
+      const ws = this.ws;
+      this.ws = null;
+      this.open = false;
+      if (ws) ws.close();
+    };
+    this.onPageShow = (event) => {
+      if (!event.persisted || this.closed) return;
+      this.hidden = false;
+      this.retry = 300;
+      this.connect();
+    };
     window.addEventListener('online', this.onOnline);
     window.addEventListener('offline', this.onOffline);
+    window.addEventListener('pagehide', this.onPageHide);
+    window.addEventListener('pageshow', this.onPageShow);
     this.connect();
   }
 
   connect() {
-    if (this.closed) return;
+    if (this.closed || this.hidden) return;
     clearTimeout(this.retryTimer);
     const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
     let ws;
@@ -166,6 +186,8 @@ export class GameSocket {
     clearTimeout(this.retryTimer);
     window.removeEventListener('online', this.onOnline);
     window.removeEventListener('offline', this.onOffline);
+    window.removeEventListener('pagehide', this.onPageHide);
+    window.removeEventListener('pageshow', this.onPageShow);
     if (this.ws) this.ws.close();
   }
 }

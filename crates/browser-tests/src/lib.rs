@@ -88,18 +88,33 @@ pub struct TestServer {
     addr: std::net::SocketAddr,
     running: Option<tabula_server::Running>,
     dir: tempfile::TempDir,
+    tune: fn(&mut tabula_server::Config),
 }
 
 impl TestServer {
     /// Starts a server on a free loopback port with a fresh database.
     pub async fn start() -> Result<TestServer> {
+        TestServer::start_with(|_| {}).await
+    }
+
+    /// [`TestServer::start`] with the server's configuration changed by
+    /// `tune` (e.g. shorter room times); a [`TestServer::resume`] keeps it.
+    pub async fn start_with(tune: fn(&mut tabula_server::Config)) -> Result<TestServer> {
         let dir = tempfile::tempdir()?;
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
-        let running = tabula_server::start(listener, &dir.path().join("tabula.sqlite3"))
-            .await
-            .context("starting the tabula server")?;
+        let running = TestServer::run(listener, &dir, tune).await.context("starting the tabula server")?;
         let addr = running.addr;
-        Ok(TestServer { base: format!("http://{addr}"), addr, running: Some(running), dir })
+        Ok(TestServer { base: format!("http://{addr}"), addr, running: Some(running), dir, tune })
+    }
+
+    async fn run(
+        listener: tokio::net::TcpListener,
+        dir: &tempfile::TempDir,
+        tune: fn(&mut tabula_server::Config),
+    ) -> Result<tabula_server::Running> {
+        let mut config = tabula_server::Config::new(dir.path().join("tabula.sqlite3"));
+        tune(&mut config);
+        Ok(tabula_server::start_with(listener, config).await?)
     }
 
     /// The full URL of `path` (which starts with `/`) on this server.
@@ -121,9 +136,7 @@ impl TestServer {
     pub async fn resume(&mut self) -> Result<()> {
         let listener =
             tokio::net::TcpListener::bind(self.addr).await.with_context(|| format!("binding {} again", self.addr))?;
-        let running = tabula_server::start(listener, &self.dir.path().join("tabula.sqlite3"))
-            .await
-            .context("restarting the tabula server")?;
+        let running = TestServer::run(listener, &self.dir, self.tune).await.context("restarting the tabula server")?;
         self.running = Some(running);
         Ok(())
     }
