@@ -193,16 +193,7 @@ pub(crate) async fn create(
         return Err(ApiError::bad_request("self_challenge", "you cannot challenge yourself"));
     }
     let game = app.registry.get(&req.game)?;
-    let mut options = Vec::new();
-    for (k, v) in req.options.unwrap_or_default() {
-        let text = match v {
-            Value::String(s) => s,
-            Value::Number(n) => n.to_string(),
-            Value::Bool(b) => if b { "on" } else { "off" }.to_string(),
-            other => return Err(ApiError::bad_request("bad_option", format!("option {k}: {other} is not a string"))),
-        };
-        options.push((k, text));
-    }
+    let options = crate::http::option_texts(req.options)?;
     let options = game.normalize_options(&options)?;
     let time_control = parse_time_control(req.time_control.as_ref().unwrap_or(&Value::Null))?;
     let color = req.color.unwrap_or_else(|| "random".into());

@@ -309,16 +309,11 @@ pub fn parse_time_control(v: &Value) -> Result<TimeControl, ApiError> {
     Ok(tc)
 }
 
-async fn create_game(
-    State(app): State<AppState>,
-    Client(client): Client,
-    viewer: Viewer,
-    JsonBody(req): JsonBody<CreateBody>,
-) -> Result<Response, ApiError> {
-    app.limits.check_create(client)?;
-    let game = app.registry.get(&req.game)?;
-    let mut options = Vec::new();
-    for (k, v) in req.options.unwrap_or_default() {
+/// A request's `options` object as `key=value` texts: numbers and booleans
+/// (`on`/`off`) are accepted and turned into text.
+pub(crate) fn option_texts(options: Option<Map<String, Value>>) -> Result<Vec<(String, String)>, ApiError> {
+    let mut texts = Vec::new();
+    for (k, v) in options.unwrap_or_default() {
         let text = match v {
             Value::String(s) => s,
             Value::Number(n) => n.to_string(),
@@ -330,8 +325,20 @@ async fn create_game(
                 ))
             }
         };
-        options.push((k, text));
+        texts.push((k, text));
     }
+    Ok(texts)
+}
+
+async fn create_game(
+    State(app): State<AppState>,
+    Client(client): Client,
+    viewer: Viewer,
+    JsonBody(req): JsonBody<CreateBody>,
+) -> Result<Response, ApiError> {
+    app.limits.check_create(client)?;
+    let game = app.registry.get(&req.game)?;
+    let options = option_texts(req.options)?;
     let time_control = parse_time_control(req.time_control.as_ref().unwrap_or(&Value::Null))?;
     let seat_bodies = match req.seats {
         None => vec![

@@ -89,16 +89,7 @@ pub(crate) async fn join(
 ) -> Result<Json<Value>, ApiError> {
     let me = viewer.require_scope("challenge:write").or_else(|_| viewer.require_scope("bot:play"))?.clone();
     let game = app.registry.get(&req.game)?;
-    let mut options = Vec::new();
-    for (k, v) in req.options.unwrap_or_default() {
-        let text = match v {
-            Value::String(s) => s,
-            Value::Number(n) => n.to_string(),
-            Value::Bool(b) => if b { "on" } else { "off" }.to_string(),
-            other => return Err(ApiError::bad_request("bad_option", format!("option {k}: {other} is not a string"))),
-        };
-        options.push((k, text));
-    }
+    let options = crate::http::option_texts(req.options)?;
     let options = game.normalize_options(&options)?;
     let time_control = parse_time_control(req.time_control.as_ref().unwrap_or(&Value::Null))?;
     let range = match req.rating_range.as_ref().filter(|v| !v.is_null()) {
