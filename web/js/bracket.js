@@ -112,7 +112,8 @@ function matchBox(match, left, top, me, where) {
 
 /** Each side's score from the match's "1½-½" text, or null before a game. */
 function scoreOf(match, side) {
-  if (!match.score) return null;
+  // The server sends 0-0 for matches not begun: no score until a game exists.
+  if (!match.score || !(match.games || []).length) return null;
   const parts = String(match.score).split(/[-–]/);
   return parts.length === 2 ? parts[side].trim() : null;
 }

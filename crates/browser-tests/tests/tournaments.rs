@@ -92,7 +92,7 @@ fn weak_coldwar_move(game: &Value) -> String {
 /// `strong` greedily, `weak` weakly. Returns the final game.
 async fn play_to_the_end(strong: (&Browser, &str), weak: (&Browser, &str), id: &str) -> Result<Value> {
     for _ in 0..600 {
-        let game = call(strong.0, "GET", &format!("/api/games/{id}"), None).await?["game"].clone();
+        let game = call(strong.0, "GET", &format!("/api/games/{id}"), None).await?;
         if !game["result"].is_null() || game["status"] == "finished" {
             return Ok(game);
         }

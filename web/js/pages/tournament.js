@@ -158,7 +158,7 @@ export async function tournamentPage(root, [id]) {
         ? `Pairing${next ? ` until ${new Date(t.next_round_at_ms).toLocaleTimeString()} (${next} left)` : ''}`
         : [t.round ? `Round ${t.round}` : 'Playing', next ? `next round in ${next}` : null].filter(Boolean).join(' · ');
     } else {
-      when.textContent = `Finished${t.end_reason ? ` · ${t.end_reason}` : ''}`;
+      when.textContent = t.end_reason ? capitalise(t.end_reason) : ''; // the badge already says it is over
     }
   };
 
@@ -181,13 +181,14 @@ export async function tournamentPage(root, [id]) {
     ].filter(Boolean).join(' · ');
     drawWhen();
     winner.hidden = !t.winner;
-    if (t.winner) mount(winner, '🏆 Won by ', profileLink(t.winner.user));
+    if (t.winner) mount(winner, 'Won by ', profileLink(t.winner.user));
 
     part('actions', [t.status, t.me, !!me()], () => drawActions());
     part('your-game', myOpenGames(t).map((g) => [g.game_id, g.status]), () => drawYourGame());
     const byPid = new Map((t.players || []).map((p) => [p.pid, p]));
     part('standings', [t.standings, t.players, t.status, t.me && t.me.pid], () => {
-      const rows = t.standings || [];
+      // Before the start everyone has nothing: the entrants are listed instead.
+      const rows = t.status === 'registration' ? [] : t.standings || [];
       standingsCard.querySelector('h2').textContent = rows.length ? 'Standings' : 'Players';
       mount(standingsHost, rows.length ? standingsTable(rows, byPid, t.me, 'standings') : null);
       const entrants = (t.players || []).filter((p) => !p.withdrawn);
@@ -206,7 +207,9 @@ export async function tournamentPage(root, [id]) {
     });
     part('crosstable', [t.crosstable, t.standings], () => {
       const ct = t.crosstable;
-      crossCard.hidden = !ct || !(ct.pids || []).length || !(t.standings || []).length;
+      // Shown once a result is in (and never for an arena, where pairs meet any number of times).
+      crossCard.hidden = !ct || !(ct.cells || []).some((row) => (row || []).some((c) => c !== null && c !== undefined))
+        || (t.system && t.system.kind === 'arena');
       if (!crossCard.hidden) mount(crossHost, crosstable(ct, t, byPid));
     });
     part('bracket', [t.bracket, t.me && t.me.pid], () => {
@@ -314,7 +317,7 @@ function standingsTable(rows, byPid, mine, id) {
         h('td', { class: 'num t-points' }, pointsText(r.points)),
         h('td', { class: 'num' }, String(r.games ?? '')),
         winsListed ? null : h('td', { class: 'num' }, String(r.wins ?? '')),
-        (r.tiebreaks || []).map((tb) => h('td', { class: 'num' }, pointsText(tb.value))));
+        (r.tiebreaks || []).map((tb) => h('td', { class: 'num' }, tb.value === null || tb.value === undefined ? '–' : pointsText(tb.value))));
     })));
   return [h('div', { class: 'table-scroll' }, table),
     names.length ? h('p', { class: 'hint t-tiebreak-note' }, `Ties are broken by ${names.join(', then ')}.`) : null];
@@ -330,7 +333,7 @@ function crosstable(ct, t, byPid) {
       h('th', { scope: 'col', class: 'num' }, '#'), h('th', { scope: 'col' }, 'Player'),
       pids.map((pid, j) => h('th', { scope: 'col', class: 'num', title: name(pid) }, String(j + 1))),
       h('th', { scope: 'col', class: 'num' }, h('abbr', { title: 'Points' }, 'Pts')))),
-    h('tbody', {}, pids.map((pid, i) => h('tr', { 'data-pid': pid, 'data-user': name(pid) },
+    h('tbody', {}, pids.map((pid, i) => h('tr', { 'data-pid': pid, 'data-user': name(pid), class: t.me && t.me.joined && t.me.pid === pid ? 'mine' : null },
       h('td', { class: 'num' }, String(i + 1)),
       h('th', { scope: 'row' }, name(pid)),
       pids.map((other, j) => {

@@ -28,7 +28,7 @@ const STATUS_SECTIONS = [
 /** "Round-robin · 3+2 · Rated · Blitz": how a tournament is played, in one line. */
 export function tournamentKind(t, games) {
   return [gameName(games, t.game) || t.game_name, systemText(t.system) || t.system_name, clockLabel(t.time_control),
-    t.rated ? 'Rated' : 'Casual', t.category ? categoryLabel(t.category) : null].filter(Boolean).join(' · ');
+    t.rated ? 'Rated' : 'Casual', t.category && t.category !== 'untimed' ? categoryLabel(t.category) : null].filter(Boolean).join(' · ');
 }
 
 /** The system with its numbers: "double round-robin", "Swiss, 5 rounds", "knockout, best of 3". */
@@ -111,7 +111,7 @@ export async function tournamentsPage(root) {
 
 function listItem(t, games) {
   const count = t.player_count ?? (Array.isArray(t.players) ? t.players.length : t.players);
-  const entries = `${count ?? 0}${t.max_players ? ` / ${t.max_players}` : ''} ${count === 1 ? 'player' : 'players'}`;
+  const entries = `${count ?? 0}${t.max_players ? ` / ${t.max_players}` : ''} ${count === 1 && !t.max_players ? 'player' : 'players'}`;
   const when = t.status === 'registration' ? startText(t.starts_at_ms)
     : t.status === 'running' ? (t.round ? `round ${t.round}` : 'playing')
       : t.winner ? `won by ${t.winner.user}` : 'finished';
