@@ -36,6 +36,14 @@ pub trait Encoding: Game {
     /// by a clock, say).
     fn max_game_length(options: &Self::Options) -> Option<u32>;
 
+    /// An upper bound on the number of legal moves of any position
+    /// reachable from the start under `options`: the width of the Python
+    /// `VecEnv`'s lists of legal actions. The default is the whole action
+    /// space; a game whose positions have far fewer moves says so.
+    fn max_legal_actions(options: &Self::Options) -> usize {
+        Self::num_distinct_actions(options)
+    }
+
     /// The number of `f32` elements of one observation.
     fn observation_len(options: &Self::Options) -> usize {
         Self::observation_shape(options).iter().product()
@@ -56,6 +64,22 @@ pub trait Encoding: Game {
     /// [`Encoding::observation_len`] elements, plane after plane, each
     /// plane row by row. Every element is written.
     fn write_observation(&self, player: Player, out: &mut [f32]);
+
+    /// Whether [`Encoding::update_observation`] is cheaper than writing
+    /// afresh: batched play (the Python `VecEnv`) then keeps a copy of
+    /// each game's position before every move, to update from.
+    const INCREMENTAL_OBSERVATION: bool = false;
+
+    /// Turn `out`, which holds the observation of `before` as seen by
+    /// `before_player` (any position of the game under the same options),
+    /// into this position's observation as seen by `player`: the same
+    /// elements [`Encoding::write_observation`] would write. The default
+    /// writes afresh; a game whose observation is large and changes little
+    /// from move to move writes only what differs.
+    fn update_observation(&self, player: Player, before: &Self, before_player: Player, out: &mut [f32]) {
+        let _ = (before, before_player);
+        self.write_observation(player, out);
+    }
 
     /// Write the legal moves into `moves` and their actions, in the same
     /// order, into `actions` (both cleared first).
@@ -81,7 +105,11 @@ pub trait Encoding: Game {
 /// the [`Encoding`] laws at every ply; every `full_every` plies also decode
 /// every action of the space (which must not panic) and check that the
 /// decoded legal moves are exactly the legal ones; at every ply, check that
-/// [`Encoding::play_listed`] agrees with `play` and `legal_actions`.
+/// the position has at most [`Encoding::max_legal_actions`] legal moves,
+/// that [`Encoding::play_listed`] agrees with `play` and `legal_actions`,
+/// and that [`Encoding::update_observation`] agrees with
+/// `write_observation` (updated move by move, for the player to move and
+/// for the first player, and straight from the start position).
 /// Returns the plies played or the first violation.
 pub fn check_encoding<G: Encoding>(
     start: &G,
@@ -102,11 +130,28 @@ pub fn check_encoding<G: Encoding>(
     let mut state = start.clone();
     let (mut moves, mut actions) = (Vec::new(), Vec::new());
     let mut obs = vec![0f32; len];
+    // Observations kept up to date by `update_observation` as the game
+    // goes on: as seen by the player to move (as batched play does), and
+    // by the first player throughout; and `jump`, updated from the start
+    // position's observation straight to the current position.
+    let mut to_move_obs = vec![0f32; len];
+    start.write_observation(start.to_move(), &mut to_move_obs);
+    let mut first_obs = vec![0f32; len];
+    start.write_observation(Player::First, &mut first_obs);
+    let mut jump = vec![0f32; len];
+    let mut before = start.clone();
     let (mut listed_moves, mut listed_actions) = (Vec::new(), Vec::new());
     let mut plies = 0;
     loop {
         let fail = |what: String| Err(ConformanceError { game: G::ID, seed, ply: plies, what });
         state.legal_actions(&mut moves, &mut actions);
+        if moves.len() > G::max_legal_actions(&options) {
+            return fail(format!(
+                "{} legal moves, more than max_legal_actions {}",
+                moves.len(),
+                G::max_legal_actions(&options)
+            ));
+        }
         let mut seen = std::collections::HashSet::new();
         for (&m, &a) in moves.iter().zip(&actions) {
             if a as usize >= space {
@@ -144,6 +189,24 @@ pub fn check_encoding<G: Encoding>(
             if let Some(i) = obs.iter().position(|v| !v.is_finite()) {
                 return fail(format!("observation element {i} for {player:?} is not written"));
             }
+            for (kept, tracks) in [(&to_move_obs, state.to_move()), (&first_obs, Player::First)] {
+                if tracks != player {
+                    continue;
+                }
+                if let Some(i) = (0..len).find(|&i| kept[i] != obs[i]) {
+                    return fail(format!(
+                        "update_observation for {player:?} differs from write_observation at element {i}: {} instead of {}",
+                        kept[i], obs[i]
+                    ));
+                }
+            }
+            start.write_observation(Player::First, &mut jump);
+            state.update_observation(player, start, Player::First, &mut jump);
+            if let Some(i) = (0..len).find(|&i| jump[i] != obs[i]) {
+                return fail(format!(
+                    "update_observation from the start position for {player:?} differs from write_observation at element {i}"
+                ));
+            }
         }
         if let Some(max) = G::max_game_length(&options) {
             if plies > max {
@@ -151,12 +214,25 @@ pub fn check_encoding<G: Encoding>(
             }
         }
         if moves.is_empty() || plies >= max_plies {
+            // Batched play restarts a finished game: from its last
+            // position's observation to the start's.
+            state.write_observation(state.to_move(), &mut jump);
+            start.update_observation(start.to_move(), &state, state.to_move(), &mut jump);
+            start.write_observation(start.to_move(), &mut obs);
+            if let Some(i) = (0..len).find(|&i| jump[i] != obs[i]) {
+                return fail(format!(
+                    "update_observation back to the start differs from write_observation at element {i}"
+                ));
+            }
             return Ok(plies);
         }
         let m = moves[rng.random_range(0..moves.len())];
         let mut listed = state.clone();
         listed.play_listed(m, &mut listed_moves, &mut listed_actions);
+        before.clone_from(&state);
         state.play(m);
+        state.update_observation(state.to_move(), &before, before.to_move(), &mut to_move_obs);
+        state.update_observation(Player::First, &before, Player::First, &mut first_obs);
         state.legal_actions(&mut moves, &mut actions);
         if listed.hash() != state.hash() || listed.status() != state.status() {
             return fail(format!("play_listed({m:?}) reaches another position than play"));

@@ -55,6 +55,8 @@ const PROMOTION_STEPS: usize = 22;
 /// The size of the action space.
 pub const ACTIONS: usize = PAIRS + 2 * PROMOTION_STEPS * 3;
 const NONE: u16 = u16::MAX;
+/// The most legal moves of any chess position (218, a known result).
+const MAX_LEGAL_MOVES: usize = 218;
 
 const fn is_pair(from: usize, to: usize) -> bool {
     if from == to {
@@ -167,6 +169,12 @@ impl Encoding for Cumisitha {
         Some((30 + 16 * 6 + 1) * rules::COUNTER_LIMIT as u32)
     }
 
+    fn max_legal_actions(_options: &NoOptions) -> usize {
+        // The most legal moves any chess position has (a known result);
+        // positions reached from the start are chess positions.
+        MAX_LEGAL_MOVES
+    }
+
     fn action_of(&self, mv: Move) -> Option<u32> {
         let from = mv.from as usize;
         let to = self.shown_to(mv) as usize;
@@ -235,7 +243,7 @@ impl Encoding for Cumisitha {
 
     fn write_observation(&self, player: Player, out: &mut [f32]) {
         let board = self.board();
-        let own = if player == Player::First { Color::White } else { Color::Black };
+        let own = colour_of(player);
         // Every plane is written once: the sparse ones cleared and marked,
         // the constant ones filled (no clearing of the whole buffer first).
         out[..12 * 64].fill(0.0);
@@ -252,14 +260,59 @@ impl Encoding for Cumisitha {
             }
         }
         out[16 * 64..17 * 64].fill(0.0);
-        if board.en_passant().is_some() {
-            if let Some(file) = rules::effective_en_passant(board) {
-                let target = Square::new(file, Rank::Sixth.relative_to(board.side_to_move()));
-                out[16 * 64 + target as usize] = 1.0;
-            }
+        if let Some(target) = en_passant_target(board) {
+            out[16 * 64 + target as usize] = 1.0;
         }
         out[17 * 64..18 * 64].fill(board.halfmove_clock() as f32 / rules::COUNTER_LIMIT as f32);
         out[18 * 64..19 * 64].fill(if self.to_move() == player { 1.0 } else { 0.0 });
+    }
+
+    const INCREMENTAL_OBSERVATION: bool = true;
+
+    fn update_observation(&self, player: Player, before: &Self, before_player: Player, out: &mut [f32]) {
+        // Write only what changed: a plane's squares that left or joined
+        // its bitboard, and the constant planes whose value changed. In
+        // batched play each move swaps own and opponent, so most piece
+        // entries still change, but the 3 KB of piece planes are not
+        // cleared and the five constant planes mostly stay.
+        let (board, old) = (self.board(), before.board());
+        let (own, old_own) = (colour_of(player), colour_of(before_player));
+        for (side, (colour, old_colour)) in [(own, old_own), (!own, !old_own)].into_iter().enumerate() {
+            for (k, piece) in Piece::ALL.into_iter().enumerate() {
+                let plane = &mut out[(side * 6 + k) * 64..][..64];
+                let (now, was) = (board.colored_pieces(colour, piece), old.colored_pieces(old_colour, piece));
+                for sq in was - now {
+                    plane[sq as usize] = 0.0;
+                }
+                for sq in now - was {
+                    plane[sq as usize] = 1.0;
+                }
+            }
+            let (rights, old_rights) = (board.castle_rights(colour), old.castle_rights(old_colour));
+            for (j, (right, old_right)) in
+                [(rights.short, old_rights.short), (rights.long, old_rights.long)].into_iter().enumerate()
+            {
+                if right.is_some() != old_right.is_some() {
+                    out[(12 + side * 2 + j) * 64..][..64].fill(if right.is_some() { 1.0 } else { 0.0 });
+                }
+            }
+        }
+        let (target, old_target) = (en_passant_target(board), en_passant_target(old));
+        if target != old_target {
+            if let Some(sq) = old_target {
+                out[16 * 64 + sq as usize] = 0.0;
+            }
+            if let Some(sq) = target {
+                out[16 * 64 + sq as usize] = 1.0;
+            }
+        }
+        if board.halfmove_clock() != old.halfmove_clock() {
+            out[17 * 64..18 * 64].fill(board.halfmove_clock() as f32 / rules::COUNTER_LIMIT as f32);
+        }
+        let (to_move, was_to_move) = (self.to_move() == player, before.to_move() == before_player);
+        if to_move != was_to_move {
+            out[18 * 64..19 * 64].fill(if to_move { 1.0 } else { 0.0 });
+        }
     }
 
     fn legal_actions(&self, moves: &mut Vec<Move>, actions: &mut Vec<u32>) {
@@ -271,6 +324,22 @@ impl Encoding for Cumisitha {
         self.play_listed_move(mv, moves);
         self.list_actions(moves, actions);
     }
+}
+
+/// The colour a player plays.
+fn colour_of(player: Player) -> Color {
+    if player == Player::First {
+        Color::White
+    } else {
+        Color::Black
+    }
+}
+
+/// The square a pawn can take en passant on, when such a capture is legal.
+fn en_passant_target(board: &cozy_chess::Board) -> Option<Square> {
+    board.en_passant()?;
+    let file = rules::effective_en_passant(board)?;
+    Some(Square::new(file, Rank::Sixth.relative_to(board.side_to_move())))
 }
 
 impl Cumisitha {

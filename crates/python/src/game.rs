@@ -24,6 +24,7 @@ pub(crate) trait GameOps: Send + Sync + 'static {
     fn observation_shape(&self) -> [usize; 3];
     fn observation_planes(&self) -> &'static [&'static str];
     fn max_game_length(&self) -> Option<u32>;
+    fn max_legal_actions(&self) -> usize;
     fn new_state(&self) -> Box<dyn StateOps>;
     fn state_from_position(&self, position: &str) -> Result<Box<dyn StateOps>, String>;
     fn levels(&self) -> Vec<LevelSpec>;
@@ -86,6 +87,9 @@ impl<G: GameMeta + Encoding> GameOps for GameImpl<G> {
     }
     fn max_game_length(&self) -> Option<u32> {
         G::max_game_length(&self.options)
+    }
+    fn max_legal_actions(&self) -> usize {
+        G::max_legal_actions(&self.options)
     }
     fn new_state(&self) -> Box<dyn StateOps> {
         Box::new(Typed::new(self.start.clone(), None))
@@ -277,6 +281,12 @@ impl PyGame {
     /// none.
     fn max_game_length(&self) -> Option<u32> {
         self.inner.max_game_length()
+    }
+
+    /// An upper bound on the legal actions of any position of a game from
+    /// the start: the width of `VecEnv.legal_actions`.
+    fn max_legal_actions(&self) -> usize {
+        self.inner.max_legal_actions()
     }
 
     /// The options with their values (every option, defaults included).

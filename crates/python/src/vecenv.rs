@@ -15,11 +15,12 @@ use rayon::prelude::*;
 use std::sync::Arc;
 use tabula_core::encoding::Encoding;
 use tabula_core::splitmix;
-use tabula_core::{GameMeta, Status};
+use tabula_core::{GameMeta, Player, Status};
 
-/// Environments handled by one task: below this, the calling thread does
-/// the work alone (waking the pool costs more than it saves).
-const MIN_CHUNK: usize = 64;
+/// Environments per thread below which the calling thread steps them all
+/// alone: waking a pool thread, and its spinning idle afterwards, cost
+/// more than it saves.
+const MIN_PER_THREAD: usize = 64;
 
 /// The output arrays of a step, as slices.
 pub(crate) struct Buffers<'a> {
@@ -29,6 +30,9 @@ pub(crate) struct Buffers<'a> {
     pub terminated: &'a mut [bool],
     pub truncated: &'a mut [bool],
     pub player: &'a mut [i8],
+    /// Each environment's legal actions, `max_legal` a row, `-1` past them.
+    pub legal: &'a mut [i32],
+    pub num_legal: &'a mut [i32],
 }
 
 /// A batch of games of any type.
@@ -36,11 +40,9 @@ pub(crate) trait VecOps: Send + Sync + 'static {
     fn len(&self) -> usize;
     /// Restart every game (reseeding the rollout generator when asked).
     fn reset(&mut self, seed: Option<u64>, out: Buffers<'_>);
-    /// Check that `actions[i]` is legal in game `i`, before anything
-    /// moves, and remember where each is in its game's legal list.
-    fn check(&mut self, actions: &[i64]) -> Result<(), String>;
-    /// Apply the actions of the last successful `check`.
-    fn step(&mut self, actions: &[i64], out: Buffers<'_>);
+    /// Apply `actions[i]` to game `i`, after checking that every action
+    /// is legal (an error moves nothing).
+    fn step(&mut self, actions: &[i64], out: Buffers<'_>) -> Result<(), String>;
     /// Play `returns.len() / 2` random games from the start.
     fn random_rollouts(&mut self, returns: &mut [f32], lengths: &mut [i64]);
     fn state(&self, i: usize) -> Box<dyn StateOps>;
@@ -48,9 +50,10 @@ pub(crate) trait VecOps: Send + Sync + 'static {
 
 /// One game of the batch with its legal moves and their actions.
 ///
-/// An action is found in `actions` by a linear search: there are a few
-/// dozen, and a lookup table over the whole action space (thousands of
-/// entries per environment) costs more in cache misses than it saves.
+/// An action is checked against the mask (one byte), and its move found
+/// in `actions` by a linear search: there are a few dozen, and a lookup
+/// table over the whole action space (thousands of entries per
+/// environment) costs more in cache misses than it saves.
 struct Env<G: Encoding> {
     state: G,
     moves: Vec<G::Move>,
@@ -58,6 +61,9 @@ struct Env<G: Encoding> {
     plies: u32,
     /// The actions played since the last reset.
     history: Vec<u32>,
+    /// The position before the last move, to update the observation from
+    /// (for games with `Encoding::INCREMENTAL_OBSERVATION`).
+    before: Option<G>,
 }
 
 pub(crate) struct VecImpl<G: Encoding> {
@@ -65,15 +71,25 @@ pub(crate) struct VecImpl<G: Encoding> {
     envs: Vec<Env<G>>,
     num_actions: usize,
     obs_len: usize,
+    max_legal: usize,
     max_plies: Option<u32>,
     seed: u64,
-    /// Each environment's action of the step in progress, as an index into
-    /// its legal list (found by `check`, used by `step`).
-    chosen: Vec<u32>,
     /// Games played by `random_rollouts` so far (each game's generator is
     /// seeded from the seed and its number, so results do not depend on
     /// the threads).
     rollouts: u64,
+}
+
+/// Start loading the cache line at `p` (a hint: it never faults).
+#[inline(always)]
+fn prefetch<T>(p: *const T) {
+    #[cfg(target_arch = "x86_64")]
+    // Safety: prefetching only hints the cache; any address is allowed.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(p as *const i8);
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = p;
 }
 
 /// Independent seeds from (seed, counter), through SplitMix64.
@@ -82,21 +98,44 @@ fn mix(seed: u64, n: u64) -> u64 {
 }
 
 impl<G: Encoding> Env<G> {
-    /// Clear the previous position's mask entries, list the legal actions,
-    /// and mark them.
-    fn refresh(&mut self, mask: &mut [bool]) {
-        for &a in &self.actions {
-            mask[a as usize] = false;
-        }
-        self.state.legal_actions(&mut self.moves, &mut self.actions);
-        for &a in &self.actions {
-            mask[a as usize] = true;
-        }
-    }
-
     /// The index of `action` in the legal actions, if it is legal.
     fn find(&self, action: u32) -> Option<usize> {
         self.actions.iter().position(|&a| a == action)
+    }
+
+    /// Clear the mask entries of the position in `self.actions`, which is
+    /// being left (the rest of the row is already clear).
+    fn clear_mask(&self, mask: &mut [bool]) {
+        for &a in &self.actions {
+            mask[a as usize] = false;
+        }
+    }
+
+    /// Write the position's legal actions (in `self.actions`) into its
+    /// mask, whose other entries are clear, and its list, whose entries
+    /// past `*num_legal` are -1.
+    fn write_legal(&self, mask: &mut [bool], legal: &mut [i32], num_legal: &mut i32) {
+        for &a in &self.actions {
+            mask[a as usize] = true;
+        }
+        let (old, k) = (*num_legal as usize, self.actions.len());
+        debug_assert!(k <= legal.len(), "more legal actions than max_legal_actions");
+        for (slot, &a) in legal.iter_mut().zip(&self.actions) {
+            *slot = a as i32;
+        }
+        if old > k {
+            legal[k..old].fill(-1);
+        }
+        *num_legal = k as i32;
+    }
+
+    /// Ask the CPU to start loading what stepping this environment reads
+    /// first: its lists live in their own allocations, and a batch too big
+    /// for the cache would otherwise wait for each in turn.
+    fn prefetch(&self) {
+        prefetch(self.actions.as_ptr());
+        prefetch(self.moves.as_ptr());
+        prefetch(self.history.as_ptr().wrapping_add(self.history.len()));
     }
 
     fn write(&mut self, obs: &mut [f32], player: &mut i8) {
@@ -104,12 +143,28 @@ impl<G: Encoding> Env<G> {
         self.state.write_observation(p, obs);
         *player = p.index() as i8;
     }
+
+    /// Bring `obs`, which holds the observation of `self.before` as seen
+    /// by `before_player`, up to date.
+    fn update(&mut self, obs: &mut [f32], before_player: Player, player: &mut i8) {
+        let p = self.state.to_move();
+        match &self.before {
+            Some(before) => self.state.update_observation(p, before, before_player, obs),
+            None => self.state.write_observation(p, obs),
+        }
+        *player = p.index() as i8;
+    }
 }
 
 impl<G: GameMeta + Encoding> VecImpl<G> {
+    fn widths(&self) -> Widths {
+        Widths { obs: self.obs_len, mask: self.num_actions, legal: self.max_legal }
+    }
+
     pub(crate) fn new(start: G, n: usize, seed: u64, max_plies: Option<u32>) -> Self {
         let num_actions = G::num_distinct_actions(start.options());
         let obs_len = G::observation_len(start.options());
+        let max_legal = G::max_legal_actions(start.options());
         let envs = (0..n)
             .map(|_| Env {
                 state: start.clone(),
@@ -117,53 +172,99 @@ impl<G: GameMeta + Encoding> VecImpl<G> {
                 actions: Vec::new(),
                 plies: 0,
                 history: Vec::new(),
+                before: G::INCREMENTAL_OBSERVATION.then(|| start.clone()),
             })
             .collect();
-        VecImpl { start, envs, num_actions, obs_len, max_plies, seed, rollouts: 0, chosen: Vec::with_capacity(n) }
+        VecImpl { start, envs, num_actions, obs_len, max_legal, max_plies, seed, rollouts: 0 }
     }
 }
 
-/// Run `f(i, env, row)` for every environment, in parallel chunks when
-/// there are enough of them.
+/// The sizes of one environment's rows: observation, mask, legal list.
+#[derive(Clone, Copy)]
+struct Widths {
+    obs: usize,
+    mask: usize,
+    legal: usize,
+}
+
+impl<'a> Buffers<'a> {
+    /// The rows of the first `k` environments, and the rest.
+    fn split_at(self, k: usize, w: Widths) -> (Buffers<'a>, Buffers<'a>) {
+        let (obs, obs2) = self.obs.split_at_mut(k * w.obs);
+        let (mask, mask2) = self.mask.split_at_mut(k * w.mask);
+        let (rewards, rewards2) = self.rewards.split_at_mut(2 * k);
+        let (terminated, terminated2) = self.terminated.split_at_mut(k);
+        let (truncated, truncated2) = self.truncated.split_at_mut(k);
+        let (player, player2) = self.player.split_at_mut(k);
+        let (legal, legal2) = self.legal.split_at_mut(k * w.legal);
+        let (num_legal, num_legal2) = self.num_legal.split_at_mut(k);
+        (
+            Buffers { obs, mask, rewards, terminated, truncated, player, legal, num_legal },
+            Buffers {
+                obs: obs2,
+                mask: mask2,
+                rewards: rewards2,
+                terminated: terminated2,
+                truncated: truncated2,
+                player: player2,
+                legal: legal2,
+                num_legal: num_legal2,
+            },
+        )
+    }
+}
+
+/// Run `f(i, env, row)` for every environment: on the calling thread
+/// alone for small batches, else in one contiguous part per rayon thread,
+/// the calling thread taking the first part itself (so it does not sit
+/// idle while a pool thread works, and one thread fewer wakes up).
 fn for_each_env<G: Encoding>(
     envs: &mut [Env<G>],
-    (ol, al): (usize, usize),
+    w: Widths,
     out: Buffers<'_>,
     f: impl Fn(usize, &mut Env<G>, Row<'_>) + Sync,
 ) {
-    let n = envs.len();
-    let threads = rayon::current_num_threads().max(1);
-    let chunk = n.div_ceil(threads * 4).max(MIN_CHUNK);
-    let work = |(c, envs): (usize, &mut [Env<G>]), bufs: ChunkBufs<'_>| {
-        let ChunkBufs { obs, mask, rewards, terminated, truncated, player } = bufs;
-        for (j, env) in envs.iter_mut().enumerate() {
+    let work = |first: usize, envs: &mut [Env<G>], b: Buffers<'_>| {
+        let Buffers { obs, mask, rewards, terminated, truncated, player, legal, num_legal } = b;
+        for j in 0..envs.len() {
+            if let Some(next) = envs.get(j + 1) {
+                next.prefetch();
+            }
+            let env = &mut envs[j];
             let row = Row {
-                obs: &mut obs[j * ol..(j + 1) * ol],
-                mask: &mut mask[j * al..(j + 1) * al],
+                obs: &mut obs[j * w.obs..(j + 1) * w.obs],
+                mask: &mut mask[j * w.mask..(j + 1) * w.mask],
                 rewards: &mut rewards[2 * j..2 * j + 2],
                 terminated: &mut terminated[j],
                 truncated: &mut truncated[j],
                 player: &mut player[j],
+                legal: &mut legal[j * w.legal..(j + 1) * w.legal],
+                num_legal: &mut num_legal[j],
             };
-            f(c * chunk + j, env, row);
+            f(first + j, env, row);
         }
     };
-    let Buffers { obs, mask, rewards, terminated, truncated, player } = out;
-    if n <= chunk {
-        work((0, envs), ChunkBufs { obs, mask, rewards, terminated, truncated, player });
+    let n = envs.len();
+    let parts = (n / MIN_PER_THREAD).clamp(1, rayon::current_num_threads().max(1));
+    if parts == 1 {
+        work(0, envs, out);
         return;
     }
-    envs.par_chunks_mut(chunk)
-        .enumerate()
-        .zip(obs.par_chunks_mut(chunk * ol))
-        .zip(mask.par_chunks_mut(chunk * al))
-        .zip(rewards.par_chunks_mut(chunk * 2))
-        .zip(terminated.par_chunks_mut(chunk))
-        .zip(truncated.par_chunks_mut(chunk))
-        .zip(player.par_chunks_mut(chunk))
-        .for_each(|((((((e, obs), mask), rewards), terminated), truncated), player)| {
-            work(e, ChunkBufs { obs, mask, rewards, terminated, truncated, player })
-        });
+    let per = n.div_ceil(parts);
+    let work = &work;
+    rayon::in_place_scope(|scope| {
+        let (mine, mut rest) = envs.split_at_mut(per);
+        let (my_bufs, mut rest_bufs) = out.split_at(per, w);
+        let mut first = per;
+        while !rest.is_empty() {
+            let k = per.min(rest.len());
+            let (part, tail) = rest.split_at_mut(k);
+            let (bufs, tail_bufs) = rest_bufs.split_at(k, w);
+            scope.spawn(move |_| work(first, part, bufs));
+            (rest, rest_bufs, first) = (tail, tail_bufs, first + k);
+        }
+        work(0, mine, my_bufs);
+    });
 }
 
 /// One environment's part of the output arrays.
@@ -174,15 +275,8 @@ struct Row<'a> {
     terminated: &'a mut bool,
     truncated: &'a mut bool,
     player: &'a mut i8,
-}
-
-struct ChunkBufs<'a> {
-    obs: &'a mut [f32],
-    mask: &'a mut [bool],
-    rewards: &'a mut [f32],
-    terminated: &'a mut [bool],
-    truncated: &'a mut [bool],
-    player: &'a mut [i8],
+    legal: &'a mut [i32],
+    num_legal: &'a mut i32,
 }
 
 impl<G: GameMeta + Encoding> VecOps for VecImpl<G> {
@@ -196,13 +290,15 @@ impl<G: GameMeta + Encoding> VecOps for VecImpl<G> {
             self.rollouts = 0;
         }
         out.mask.fill(false);
-        let start = &self.start;
-        for_each_env(&mut self.envs, (self.obs_len, self.num_actions), out, |_, env, row| {
+        out.legal.fill(-1);
+        out.num_legal.fill(0);
+        let (start, widths) = (&self.start, self.widths());
+        for_each_env(&mut self.envs, widths, out, |_, env, row| {
             env.state.clone_from(start);
             env.plies = 0;
             env.history.clear();
-            env.actions.clear();
-            env.refresh(row.mask);
+            env.state.legal_actions(&mut env.moves, &mut env.actions);
+            env.write_legal(row.mask, row.legal, row.num_legal);
             env.write(row.obs, row.player);
             row.rewards.fill(0.0);
             *row.terminated = false;
@@ -210,21 +306,18 @@ impl<G: GameMeta + Encoding> VecOps for VecImpl<G> {
         });
     }
 
-    fn check(&mut self, actions: &[i64]) -> Result<(), String> {
-        self.chosen.clear();
-        for (i, (&a, env)) in actions.iter().zip(&self.envs).enumerate() {
-            if a < 0 || a as u64 >= self.num_actions as u64 {
-                return Err(format!(
-                    "actions[{i}] = {a} is out of range: {} has actions 0..{}",
-                    G::ID,
-                    self.num_actions - 1
-                ));
+    fn step(&mut self, actions: &[i64], out: Buffers<'_>) -> Result<(), String> {
+        // Check every action before anything moves: one byte of the mask
+        // each (it holds exactly each environment's `actions`).
+        let al = self.num_actions;
+        for (i, &a) in actions.iter().enumerate() {
+            if a < 0 || a as u64 >= al as u64 {
+                return Err(format!("actions[{i}] = {a} is out of range: {} has actions 0..{}", G::ID, al - 1));
             }
-            if let Some(k) = env.find(a as u32) {
-                self.chosen.push(k as u32);
-            } else {
-                let what = match env.state.move_of(a as u32) {
-                    Some(m) => format!("{} ({})", env.state.format_move(m), env.state.explain_illegal(m)),
+            if !out.mask[i * al + a as usize] {
+                let state = &self.envs[i].state;
+                let what = match state.move_of(a as u32) {
+                    Some(m) => format!("{} ({})", state.format_move(m), state.explain_illegal(m)),
                     None => "not a move in that position".to_string(),
                 };
                 return Err(format!(
@@ -232,24 +325,20 @@ impl<G: GameMeta + Encoding> VecOps for VecImpl<G> {
                 ));
             }
         }
-        Ok(())
-    }
-
-    fn step(&mut self, actions: &[i64], out: Buffers<'_>) {
-        let start = &self.start;
-        let max_plies = self.max_plies;
-        let chosen = &self.chosen;
-        assert_eq!(chosen.len(), self.envs.len(), "step follows a successful check");
-        for_each_env(&mut self.envs, (self.obs_len, self.num_actions), out, |i, env, row| {
-            let mv = env.moves[chosen[i] as usize];
+        let (start, widths, max_plies) = (&self.start, self.widths(), self.max_plies);
+        for_each_env(&mut self.envs, widths, out, |i, env, row| {
+            let action = actions[i] as u32;
+            let mv = env.moves[env.find(action).expect("an action the mask holds is listed")];
             // Clear the mask entries of the position we leave; the move
             // lists the new position's moves and actions.
-            for &a in &env.actions {
-                row.mask[a as usize] = false;
+            env.clear_mask(row.mask);
+            let before_player = env.state.to_move();
+            if let Some(before) = &mut env.before {
+                before.clone_from(&env.state);
             }
             env.state.play_listed(mv, &mut env.moves, &mut env.actions);
             env.plies += 1;
-            env.history.push(actions[i] as u32);
+            env.history.push(action);
             row.rewards.fill(0.0);
             *row.terminated = false;
             *row.truncated = false;
@@ -273,11 +362,10 @@ impl<G: GameMeta + Encoding> VecOps for VecImpl<G> {
                 env.history.clear();
                 env.state.legal_actions(&mut env.moves, &mut env.actions);
             }
-            for &a in &env.actions {
-                row.mask[a as usize] = true;
-            }
-            env.write(row.obs, row.player);
+            env.write_legal(row.mask, row.legal, row.num_legal);
+            env.update(row.obs, before_player, row.player);
         });
+        Ok(())
     }
 
     fn random_rollouts(&mut self, returns: &mut [f32], lengths: &mut [i64]) {
@@ -333,10 +421,12 @@ struct Arrays {
     terminated: Py<PyArray1<bool>>,
     truncated: Py<PyArray1<bool>>,
     player: Py<PyArray1<i8>>,
+    legal: Py<PyArray2<i32>>,
+    num_legal: Py<PyArray1<i32>>,
 }
 
 impl Arrays {
-    fn new(py: Python<'_>, n: usize, shape: [usize; 3], actions: usize) -> PyResult<Self> {
+    fn new(py: Python<'_>, n: usize, shape: [usize; 3], actions: usize, max_legal: usize) -> PyResult<Self> {
         let [c, h, w] = shape;
         let obs = PyArrayDyn::<f32>::zeros(py, vec![n, c, h, w], false);
         let mask = PyArray2::<bool>::zeros(py, [n, actions], false);
@@ -344,9 +434,18 @@ impl Arrays {
         let terminated = PyArray1::<bool>::zeros(py, n, false);
         let truncated = PyArray1::<bool>::zeros(py, n, false);
         let player = PyArray1::<i8>::zeros(py, n, false);
-        for arr in
-            [obs.as_any(), mask.as_any(), rewards.as_any(), terminated.as_any(), truncated.as_any(), player.as_any()]
-        {
+        let legal = PyArray2::<i32>::zeros(py, [n, max_legal], false);
+        let num_legal = PyArray1::<i32>::zeros(py, n, false);
+        for arr in [
+            obs.as_any(),
+            mask.as_any(),
+            rewards.as_any(),
+            terminated.as_any(),
+            truncated.as_any(),
+            player.as_any(),
+            legal.as_any(),
+            num_legal.as_any(),
+        ] {
             read_only(arr)?;
         }
         Ok(Arrays {
@@ -356,6 +455,8 @@ impl Arrays {
             terminated: terminated.unbind(),
             truncated: truncated.unbind(),
             player: player.unbind(),
+            legal: legal.unbind(),
+            num_legal: num_legal.unbind(),
         })
     }
 
@@ -367,6 +468,8 @@ impl Arrays {
         let terminated = self.terminated.bind(py);
         let truncated = self.truncated.bind(py);
         let player = self.player.bind(py);
+        let legal = self.legal.bind(py);
+        let num_legal = self.num_legal.bind(py);
         // Safety: the arrays were made by `Arrays::new`, are C-contiguous,
         // flagged read-only for Python and written only here, under the
         // `&mut` borrow of the `VecEnv` that owns them, so no other Rust
@@ -379,6 +482,8 @@ impl Arrays {
                 terminated: terminated.as_slice_mut().expect("contiguous"),
                 truncated: truncated.as_slice_mut().expect("contiguous"),
                 player: player.as_slice_mut().expect("contiguous"),
+                legal: legal.as_slice_mut().expect("contiguous"),
+                num_legal: num_legal.as_slice_mut().expect("contiguous"),
             }
         };
         f(bufs)
@@ -508,7 +613,8 @@ impl PyVecEnv {
             return Err(PyValueError::new_err("max_plies must be at least 1"));
         }
         let n = n as usize;
-        let arrays = Arrays::new(py, n, game.observation_shape(), game.num_distinct_actions())?;
+        let arrays =
+            Arrays::new(py, n, game.observation_shape(), game.num_distinct_actions(), game.max_legal_actions())?;
         let inner = game.new_vec_env(n, seed, max_plies);
         let mut env = PyVecEnv { game, inner, arrays, actions: Vec::with_capacity(n) };
         env.reset_all(py, None);
@@ -532,9 +638,8 @@ impl PyVecEnv {
     /// `IllegalActionError` before any environment moves.
     fn step<'py>(&mut self, py: Python<'py>, actions: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyTuple>> {
         self.read_actions(actions)?;
-        self.inner.check(&self.actions).map_err(IllegalActionError::new_err)?;
         let (inner, acts) = (&mut self.inner, &self.actions);
-        self.arrays.write(py, |bufs| py.detach(|| inner.step(acts, bufs)));
+        self.arrays.write(py, |bufs| py.detach(|| inner.step(acts, bufs))).map_err(IllegalActionError::new_err)?;
         self.outputs(py, true)
     }
 
@@ -602,6 +707,23 @@ impl PyVecEnv {
     #[getter]
     fn legal_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<bool>> {
         self.arrays.mask.bind(py).clone()
+    }
+
+    /// Each environment's legal actions as a list (int32, `(n,
+    /// game.max_legal_actions())`): row `i` holds the
+    /// `num_legal_actions[i]` legal actions of environment `i` (the same
+    /// set as its row of `legal_mask`, in the game's move order), then -1.
+    /// Like the other arrays, the environment's own, updated by every
+    /// `step` and `reset`.
+    #[getter]
+    fn legal_actions<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<i32>> {
+        self.arrays.legal.bind(py).clone()
+    }
+
+    /// The number of legal actions of each environment (int32, `(n,)`).
+    #[getter]
+    fn num_legal_actions<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i32>> {
+        self.arrays.num_legal.bind(py).clone()
     }
 
     fn __repr__(&self) -> String {

@@ -97,3 +97,50 @@ def test_bad_masks_are_refused():
         tabula.sample_legal(np.ones((2, 3), dtype=np.int8))
     with pytest.raises(ValueError, match="2-d bool array"):
         tabula.sample_legal(np.ones(3, dtype=bool))
+
+
+def test_listed_samples_are_legal_and_uniform():
+    # Rows with 1, 3 and 6 legal actions, padded with -1 (never drawn).
+    legal = np.full((3, 8), -1, dtype=np.int32)
+    legal[0, :1] = [7]
+    legal[1, :3] = [4, 0, 9]
+    legal[2, :6] = [1, 2, 3, 5, 6, 8]
+    counts = np.array([1, 3, 6], dtype=np.int32)
+    rng = np.random.default_rng(6)
+    draws = 20_000
+    seen = [dict() for _ in range(3)]
+    for _ in range(draws):
+        actions = tabula.sample_listed(legal, counts, rng)
+        assert actions.dtype == np.int64 and actions.shape == (3,)
+        for row, a in enumerate(actions):
+            seen[row][int(a)] = seen[row].get(int(a), 0) + 1
+    for row in range(3):
+        assert sorted(seen[row]) == sorted(legal[row, : counts[row]].tolist())
+        k = int(counts[row])
+        if k > 1:
+            expected = draws / k
+            chi2 = sum((c - expected) ** 2 / expected for c in seen[row].values())
+            assert chi2 < chi2_critical(k - 1), (row, seen[row])
+
+
+@pytest.mark.parametrize("game_id", ["cumisitha", "dots", "cordots"])
+def test_listed_samples_follow_a_vecenv(game_id):
+    env = tabula.VecEnv(game_id, 67, seed=1)
+    obs, mask = env.reset()
+    rng = np.random.default_rng(2)
+    for _ in range(60):
+        actions = tabula.sample_listed(env.legal_actions, env.num_legal_actions, rng)
+        assert mask[np.arange(67), actions].all()
+        obs, mask, rewards, terminated, truncated = env.step(actions)
+
+
+def test_bad_lists_are_refused():
+    legal = np.array([[3, -1], [2, 5]], dtype=np.int32)
+    with pytest.raises(ValueError, match="row 0 has no legal action"):
+        tabula.sample_listed(legal, np.array([0, 2]))
+    with pytest.raises(ValueError, match="row 1 has 3 legal actions, more than the 2 columns"):
+        tabula.sample_listed(legal, np.array([1, 3]))
+    with pytest.raises(ValueError, match="num_legal must be 2 integers"):
+        tabula.sample_listed(legal, np.array([1]))
+    with pytest.raises(ValueError, match="2-d integer array"):
+        tabula.sample_listed(legal.astype(np.float32), np.array([1, 2]))

@@ -30,6 +30,14 @@ def test_vecenv_agrees_with_single_state_play(game):
         for i, s in enumerate(states):
             np.testing.assert_array_equal(obs[i], s.observation_tensor(s.current_player()))
             assert env.current_player[i] == s.current_player()
+        # The legal lists hold the state's legal actions (in the game's
+        # move order, not sorted), then -1.
+        counts = env.num_legal_actions
+        for i, s in enumerate(states):
+            legal = s.legal_actions()
+            assert counts[i] == len(legal)
+            np.testing.assert_array_equal(np.sort(env.legal_actions[i, : len(legal)]), legal)
+            assert (env.legal_actions[i, len(legal) :] == -1).all()
         actions = sample(rng_env, mask)
         single_actions = sample(rng_single, masks)
         np.testing.assert_array_equal(actions, single_actions)
@@ -61,6 +69,19 @@ def test_buffers_are_shared_and_read_only():
     obs2, mask2, rewards, terminated, truncated = env.step(np.flatnonzero(mask[0])[:1].repeat(4))
     assert obs2 is obs and mask2 is mask
     assert rewards.shape == (4, 2) and terminated.shape == (4,) and truncated.shape == (4,)
+
+
+def test_legal_lists_are_shared_and_read_only(game):
+    env = tabula.VecEnv(game, 3)
+    env.reset()
+    legal, counts = env.legal_actions, env.num_legal_actions
+    assert legal.shape == (3, game.max_legal_actions()) and legal.dtype == np.int32
+    assert counts.shape == (3,) and counts.dtype == np.int32
+    assert game.max_legal_actions() <= game.num_distinct_actions()
+    with pytest.raises(ValueError):
+        legal[0, 0] = 1
+    env.step(legal[np.arange(3), 0])
+    assert env.legal_actions is legal and env.num_legal_actions is counts
 
 
 def test_max_plies_truncates_and_restarts():

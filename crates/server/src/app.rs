@@ -127,6 +127,9 @@ pub struct CreateRequest {
     pub seed: Option<u64>,
     /// Rated, public, rating range (the category is worked out here).
     pub terms: crate::room::Terms,
+    /// The tournament game this is (tournament id, game number): the link
+    /// is stored with the game, and the result goes to the tournament.
+    pub tournament: Option<(String, u32)>,
 }
 
 /// A created game and its secrets.
@@ -189,6 +192,11 @@ pub struct App {
     events: Mutex<HashMap<i64, broadcast::Sender<Utf8Bytes>>>,
     /// Quick-pairing pools.
     pools: Mutex<crate::pool::Pools>,
+    /// Server game id → (tournament id, game number), for every game of a
+    /// tournament not finished.
+    tournament_games: Mutex<HashMap<String, (String, u32)>>,
+    /// The tournaments in play (see `tournaments.rs`).
+    pub(crate) tournaments: crate::tournaments::Tournaments,
 }
 
 /// Connections per account (WebSockets and Bot API streams), for the
@@ -264,6 +272,8 @@ impl App {
             challenges: Mutex::new(HashMap::new()),
             events: Mutex::new(HashMap::new()),
             pools: Mutex::new(crate::pool::Pools::default()),
+            tournament_games: Mutex::new(HashMap::new()),
+            tournaments: crate::tournaments::Tournaments::default(),
         })
     }
 
@@ -291,6 +301,25 @@ impl App {
                 map.remove(&user); // nobody listens any more
             }
         }
+    }
+
+    /// The tournament and game number of server game `id`, if it is a
+    /// tournament game.
+    pub(crate) fn tournament_of(&self, id: &str) -> Option<(String, u32)> {
+        self.tournament_games.lock().unwrap_or_else(|p| p.into_inner()).get(id).cloned()
+    }
+
+    /// Remember that server game `id` is game `number` of tournament `tid`.
+    pub(crate) fn link_tournament_game(&self, id: &str, tid: &str, number: u32) {
+        self.tournament_games
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(id.to_string(), (tid.to_string(), number));
+    }
+
+    /// Forget the game links of a finished tournament.
+    pub(crate) fn unlink_tournament(&self, tid: &str) {
+        self.tournament_games.lock().unwrap_or_else(|p| p.into_inner()).retain(|_, (t, _)| t != tid);
     }
 
     fn map(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<RoomHandle>>> {
@@ -444,6 +473,11 @@ impl App {
         *h.latest.lock().unwrap_or_else(|p| p.into_inner()) = Some(msg.clone());
         let _ = h.tx.send(msg);
         if !was_over && slot.room.m.result.is_some() {
+            if let Some((tid, number)) = self.tournament_of(&h.id) {
+                let result = crate::tournaments::game_result(&slot.room);
+                let app = self.clone();
+                tokio::spawn(async move { app.tournament_game_over(&tid, number, result).await });
+            }
             for user in slot.room.seats.iter().filter_map(|s| s.user_id) {
                 self.notify(
                     user,
@@ -477,6 +511,13 @@ impl App {
         actor: Actor,
         command: Command,
     ) -> Result<(Outcome, Value), RoomError> {
+        if self.tournament_of(id).is_some() {
+            match command {
+                Command::Abort => return Err(RoomError::TournamentGame("aborted")),
+                Command::Rematch => return Err(RoomError::TournamentGame("rematched")),
+                _ => {}
+            }
+        }
         let (h, mut slot) = self.lock(id).await?;
         let (result, game) = self
             .mutate(&h, &mut slot, |room, ctx| {
@@ -571,7 +612,16 @@ impl App {
             }
         }
         room.terms.category = Some(category);
-        self.store.commit(room.writes_for_new()).await?;
+        let mut writes = room.writes_for_new();
+        if let Some((tid, number)) = &req.tournament {
+            writes.push(Write::Tournament(crate::store::TournamentWrite::Game(crate::store::TournamentGameRow {
+                tournament_id: tid.clone(),
+                tid_game: *number,
+                game_id: room.id.clone(),
+            })));
+            self.link_tournament_game(&room.id, tid, *number);
+        }
+        self.store.commit(writes).await?;
         let invites =
             room.seats.iter().enumerate().filter_map(|(i, s)| Some((players[i], s.invite.clone()?))).collect();
         let id = room.id.clone();
@@ -582,14 +632,15 @@ impl App {
             for (i, seat) in room.seats.iter().enumerate() {
                 if let Some(user) = seat.user_id {
                     let opponent = &room.seats[1 - i];
-                    self.notify(
-                        user,
-                        json!({"v": 1, "type": "gameStart", "game": {
-                            "id": room.id, "game": room.game.id(), "player": players[i],
-                            "opponent": {"user": opponent.user, "name": room.seat_name(Player::from_index(1 - i))},
-                            "rated": room.terms.rated,
-                        }}),
-                    );
+                    let mut event = json!({"v": 1, "type": "gameStart", "game": {
+                        "id": room.id, "game": room.game.id(), "player": players[i],
+                        "opponent": {"user": opponent.user, "name": room.seat_name(Player::from_index(1 - i))},
+                        "rated": room.terms.rated,
+                    }});
+                    if let Some((tid, _)) = &req.tournament {
+                        event["tournament"] = json!(tid);
+                    }
+                    self.notify(user, event);
                 }
             }
         }

@@ -173,6 +173,7 @@ async fn start_game(app: &AppState, c: &Challenge, to_level: Option<String>) -> 
             seats,
             seed: None,
             terms,
+            tournament: None,
         })
         .await?;
     Ok(created.id)

@@ -104,6 +104,7 @@ impl From<RoomError> for ApiError {
             RoomError::NoDrawOffer => conflict("no_draw_offer"),
             RoomError::NotFinished => conflict("not_finished"),
             RoomError::CannotAbort => conflict("cannot_abort"),
+            RoomError::TournamentGame(_) => conflict("tournament_game"),
             RoomError::LoginRequired => ApiError::new(StatusCode::UNAUTHORIZED, "not_logged_in", message),
             RoomError::OwnGame => conflict("own_game"),
             RoomError::OutOfRange { .. } => ApiError::new(StatusCode::FORBIDDEN, "out_of_range", message),

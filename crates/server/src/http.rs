@@ -70,6 +70,12 @@ pub fn router(app: AppState) -> Router {
         .route("/api/challenges/{id}/accept", post(crate::challenges::accept))
         .route("/api/challenges/{id}/decline", post(crate::challenges::decline))
         .route("/api/challenges/{id}/cancel", post(crate::challenges::cancel))
+        .route("/api/tournaments", get(crate::tournaments::list).post(crate::tournaments::create))
+        .route("/api/tournaments/{id}", get(crate::tournaments::show))
+        .route("/api/tournaments/{id}/join", post(crate::tournaments::join))
+        .route("/api/tournaments/{id}/withdraw", post(crate::tournaments::withdraw))
+        .route("/api/tournaments/{id}/start", post(crate::tournaments::start))
+        .route("/api/tournaments/{id}/ws", get(crate::tournaments::socket))
         .route("/api/pool", get(crate::pool::status))
         .route("/api/pool/join", post(crate::pool::join))
         .route("/api/pool/leave", post(crate::pool::leave))
@@ -393,7 +399,9 @@ async fn create_game(
     let seats: [SeatRequest; 2] =
         seats.try_into().map_err(|_| ApiError::bad_request("bad_request", "a game has two seats"))?;
     let terms = crate::room::Terms { rated: req.rated, public: req.public, category: None, rating_range };
-    let created = app.create(CreateRequest { game, options, time_control, seats, seed: req.seed, terms }).await?;
+    let created = app
+        .create(CreateRequest { game, options, time_control, seats, seed: req.seed, terms, tournament: None })
+        .await?;
     let tokens: Map<String, Value> =
         created.tokens.into_iter().map(|(p, t)| (p.to_string(), Value::String(t))).collect();
     let invites = invites_json(&created.id, &created.invites);

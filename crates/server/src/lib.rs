@@ -29,6 +29,7 @@ pub mod ratings;
 pub mod room;
 pub mod store;
 pub mod time;
+mod tournaments;
 mod web;
 mod ws;
 
@@ -123,11 +124,19 @@ pub async fn start_with(listener: TcpListener, config: Config) -> Result<Running
             return Err(e.into());
         }
     };
+    let tournaments = match app.resume_tournaments().await {
+        Ok(n) => n,
+        Err(e) => {
+            let _ = store.close().await;
+            return Err(e.into());
+        }
+    };
     let addr = listener.local_addr()?;
-    tracing::info!(%addr, db = %db.display(), resumed, max_connections, "tabula server started");
+    tracing::info!(%addr, db = %db.display(), resumed, tournaments, max_connections, "tabula server started");
     tokio::spawn(app::heartbeat(app.clone()));
     tokio::spawn(app::housekeeping(app.clone()));
     tokio::spawn(pool::matcher(app.clone()));
+    tokio::spawn(tournaments::driver(app.clone()));
     let router = http::router(app.clone());
     let app2 = app.clone();
     let task = tokio::spawn(async move {

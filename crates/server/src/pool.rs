@@ -206,6 +206,7 @@ pub(crate) async fn run_matcher(app: &AppState) {
             ],
             seed: None,
             terms: Terms { rated: a.rated, public: false, category: None, rating_range: None },
+            tournament: None,
         };
         match app.create(req).await {
             Ok(created) => {

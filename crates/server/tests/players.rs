@@ -433,7 +433,7 @@ async fn a_database_from_before_accounts_keeps_every_game() {
     server.running.shutdown().await.unwrap();
     let conn = rusqlite::Connection::open(&old).unwrap();
     let version: u32 = conn.pragma_query_value(None, "user_version", |r| r.get(0)).unwrap();
-    assert_eq!(version, 3);
+    assert_eq!(version, 4, "migrated to the newest schema");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -27,7 +27,7 @@ from ._tabula import (
     registered_games,
 )
 from . import coldwar
-from .sampling import sample_legal
+from .sampling import sample_legal, sample_listed
 
 #: ``State.current_player()`` of a finished game (OpenSpiel's ``PlayerId.TERMINAL``).
 TERMINAL = -4
@@ -47,6 +47,7 @@ __all__ = [
     "load_game",
     "registered_games",
     "sample_legal",
+    "sample_listed",
 ]
 
 

@@ -10,7 +10,7 @@ one of each row's legal actions uniformly.
 
 import numpy as np
 
-__all__ = ["sample_legal"]
+__all__ = ["sample_legal", "sample_listed"]
 
 def sample_legal(mask, rng=None):
     """One legal action per row of ``mask``, uniformly at random.
@@ -76,3 +76,45 @@ def _sample_words(words, words_set, row_starts, rng):
     # `set_bytes` is sorted, so each row's legal actions are one run of it.
     picked = set_bytes[_pick(np.searchsorted(set_bytes, packed_starts), set_bytes.size, rng)]
     return words_set[picked >> 3] * 8 + (picked & 7) - row_starts
+
+
+def sample_listed(legal_actions, num_legal, rng=None):
+    """One legal action per row, uniformly at random, from lists.
+
+    ``legal_actions`` is an integer array of shape ``(n, width)`` whose row
+    ``i`` starts with row ``i``'s ``num_legal[i]`` legal actions
+    (``VecEnv.legal_actions`` and ``VecEnv.num_legal_actions``); the
+    entries after them are not read. Returns an int64 array of shape
+    ``(n,)``: for each row an index drawn uniformly from
+    ``0..num_legal[i]`` by ``rng.integers`` (exactly uniform), and the
+    action there. The work is a few numpy operations on ``n`` elements,
+    whatever the size of the action space. Raises ``ValueError`` if a row
+    has no legal action or more than ``width``.
+
+        >>> import numpy as np, tabula
+        >>> env = tabula.VecEnv("cumisitha", 4, seed=0)
+        >>> env.reset()
+        >>> rng = np.random.default_rng(0)
+        >>> actions = tabula.sample_listed(env.legal_actions, env.num_legal_actions, rng)
+        >>> obs, mask, rewards, terminated, truncated = env.step(actions)
+    """
+    if rng is None:
+        rng = np.random.default_rng()
+    legal_actions = np.asarray(legal_actions)
+    num_legal = np.asarray(num_legal)
+    if legal_actions.ndim != 2 or legal_actions.dtype.kind not in "iu":
+        raise ValueError(
+            f"legal_actions must be a 2-d integer array, not {legal_actions.dtype} of shape {legal_actions.shape}"
+        )
+    n, width = legal_actions.shape
+    if num_legal.shape != (n,) or num_legal.dtype.kind not in "iu":
+        raise ValueError(f"num_legal must be {n} integers, one per row, not {num_legal.dtype} of shape {num_legal.shape}")
+    if n == 0:
+        return np.zeros(0, dtype=np.int64)
+    low, high = int(num_legal.min()), int(num_legal.max())
+    if low <= 0:
+        raise ValueError(f"row {int(np.argmin(num_legal))} has no legal action")
+    if high > width:
+        raise ValueError(f"row {int(np.argmax(num_legal))} has {high} legal actions, more than the {width} columns")
+    picks = rng.integers(0, num_legal)
+    return legal_actions[np.arange(n), picks].astype(np.int64)

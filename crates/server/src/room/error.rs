@@ -56,6 +56,9 @@ pub enum RoomError {
     /// Accept or decline without an offer from the opponent.
     #[error("your opponent has not offered a draw")]
     NoDrawOffer,
+    /// Abort or rematch asked of a tournament game.
+    #[error("a tournament game cannot be {0}; resign instead, or play on")]
+    TournamentGame(&'static str),
     /// Rematch before the end.
     #[error("a rematch can only start once the game is over")]
     NotFinished,

@@ -6,12 +6,14 @@
 
 mod accounts;
 mod sqlite;
+mod tournaments;
 
 pub use accounts::{
     outcome_for, AccountAnswer, AccountQuery, AccountWrite, RatingRow, TokenRow, UserGamesFilter, UserRow,
 };
 
 pub use sqlite::SqliteStore;
+pub use tournaments::{TournamentAnswer, TournamentGameRow, TournamentQuery, TournamentRow, TournamentWrite};
 
 use crate::room::RoomStatus;
 use std::future::Future;
@@ -130,6 +132,8 @@ pub enum Write {
     Move(MoveRow),
     /// Something about accounts, sessions, tokens or ratings.
     Account(AccountWrite),
+    /// A tournament's state or a link to one of its games.
+    Tournament(TournamentWrite),
 }
 
 /// Which games to list.
@@ -238,4 +242,6 @@ pub trait Store: Send + Sync + 'static {
     fn close(&self) -> StoreFuture<'_, ()>;
     /// Answer a question about accounts, sessions, tokens or ratings.
     fn accounts(&self, query: AccountQuery) -> StoreFuture<'_, AccountAnswer>;
+    /// Answer a question about tournaments.
+    fn tournaments(&self, query: TournamentQuery) -> StoreFuture<'_, TournamentAnswer>;
 }

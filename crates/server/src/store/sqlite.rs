@@ -68,9 +68,10 @@ CREATE INDEX games_by_update ON games(updated_at_ms);
 // Version 3 (issue 14): accounts, sessions, API tokens, ratings and their
 // history; games know their accounts, rated/public flags and category
 // (in `accounts.rs`).
+// Version 4 (issue 15): tournaments and their games (in `tournaments.rs`).
 
 /// Migrations by `PRAGMA user_version`: index i brings the schema to version i+1.
-const MIGRATIONS: &[&str] = &[SCHEMA_V1, SCHEMA_V2, super::accounts::SCHEMA_V3];
+const MIGRATIONS: &[&str] = &[SCHEMA_V1, SCHEMA_V2, super::accounts::SCHEMA_V3, super::tournaments::SCHEMA_V4];
 
 enum Job {
     Commit(Vec<Write>, oneshot::Sender<Result<(), StoreError>>),
@@ -218,6 +219,7 @@ fn apply(tx: &Connection, w: &Write) -> rusqlite::Result<()> {
             .execute(params![m.game_id, m.ply, m.text, m.display, m.at_ms as i64, m.clocks, m.score])?;
         }
         Write::Account(a) => super::accounts::apply(tx, a)?,
+        Write::Tournament(t) => super::tournaments::apply(tx, t)?,
     }
     Ok(())
 }
@@ -520,6 +522,10 @@ impl Store for SqliteStore {
 
     fn accounts(&self, query: AccountQuery) -> StoreFuture<'_, AccountAnswer> {
         self.read(move |c| super::accounts::query(c, query))
+    }
+
+    fn tournaments(&self, query: super::TournamentQuery) -> StoreFuture<'_, super::TournamentAnswer> {
+        self.read(move |c| super::tournaments::query(c, query))
     }
 
     fn close(&self) -> StoreFuture<'_, ()> {

@@ -305,3 +305,75 @@ pub async fn signup(base: &str, name: &str) -> Browser {
     assert_eq!(r.status, 201, "signup {name}: {}", r.body);
     Browser { base: base.to_string(), cookie: r.session_cookie().expect("a session cookie") }
 }
+
+/// An NDJSON stream read line by line from a chunked HTTP answer.
+pub struct Ndjson {
+    reader: tokio::io::BufReader<TcpStream>,
+    pending: String,
+    lines: std::collections::VecDeque<String>,
+}
+
+impl Ndjson {
+    pub async fn open(base: &str, path: &str, token: &str) -> Ndjson {
+        let mut s = TcpStream::connect(base).await.unwrap();
+        let req = format!("GET {path} HTTP/1.1\r\nHost: {base}\r\nAuthorization: Bearer {token}\r\n\r\n");
+        s.write_all(req.as_bytes()).await.unwrap();
+        let mut reader = tokio::io::BufReader::new(s);
+        let mut head = String::new();
+        loop {
+            let mut l = String::new();
+            tokio::io::AsyncBufReadExt::read_line(&mut reader, &mut l).await.unwrap();
+            if l == "\r\n" || l.is_empty() {
+                break;
+            }
+            head.push_str(&l);
+        }
+        assert!(head.starts_with("HTTP/1.1 200"), "{head}");
+        assert!(head.to_ascii_lowercase().contains("application/x-ndjson"), "{head}");
+        Ndjson { reader, pending: String::new(), lines: Default::default() }
+    }
+
+    /// The next non-empty JSON line, or `None` once the stream ends.
+    pub async fn next(&mut self) -> Option<Value> {
+        loop {
+            if let Some(l) = self.lines.pop_front() {
+                if l.trim().is_empty() {
+                    continue;
+                }
+                return Some(serde_json::from_str(&l).unwrap_or_else(|e| panic!("not JSON ({e}): {l}")));
+            }
+            // One chunk: its size line, its data, its CRLF.
+            let mut size = String::new();
+            let read = tokio::time::timeout(
+                Duration::from_secs(10),
+                tokio::io::AsyncBufReadExt::read_line(&mut self.reader, &mut size),
+            )
+            .await
+            .expect("no stream data in time")
+            .unwrap();
+            if read == 0 {
+                return None;
+            }
+            let n = usize::from_str_radix(size.trim(), 16).unwrap_or_else(|_| panic!("bad chunk size {size:?}"));
+            if n == 0 {
+                return None;
+            }
+            let mut data = vec![0u8; n + 2];
+            tokio::io::AsyncReadExt::read_exact(&mut self.reader, &mut data).await.unwrap();
+            self.pending.push_str(std::str::from_utf8(&data[..n]).unwrap());
+            while let Some(i) = self.pending.find('\n') {
+                let l: String = self.pending.drain(..=i).collect();
+                self.lines.push_back(l);
+            }
+        }
+    }
+
+    pub async fn next_of(&mut self, kind: &str) -> Value {
+        loop {
+            let v = self.next().await.unwrap_or_else(|| panic!("the stream ended before a {kind}"));
+            if v["type"] == kind {
+                return v;
+            }
+        }
+    }
+}
