@@ -146,7 +146,10 @@ async fn a_round_robin_is_created_joined_played_and_its_standings_update() -> Re
     let id = ann.eval("return document.querySelector('.tournament-page').dataset.tournamentId;").await?;
     let id = id.as_str().context("the page names its tournament")?.to_string();
     let kind = ann.text("#tournament-kind").await?;
-    assert!(kind.contains("Cold War") && kind.contains("round-robin") && kind.contains("Casual"), "the kind line: {kind}");
+    assert!(
+        kind.contains("Cold War") && kind.contains("round-robin") && kind.contains("Casual"),
+        "the kind line: {kind}"
+    );
     assert!(ann.text("#tournament-when").await?.starts_with("Starts in"), "a countdown to the start");
     // The creator has not joined by creating it.
     assert!(ann.text("#tournament-players").await?.contains("Nobody"), "nobody is in yet");
@@ -161,7 +164,10 @@ async fn a_round_robin_is_created_joined_played_and_its_standings_update() -> Re
     bob.screenshot("tournament-list-phone").await?;
     bob.click(&format!("li[data-tournament-id='{id}'] a.game-name")).await?;
     bob.wait(&format!(".tournament-page[data-tournament-id='{id}']"), 20).await?;
-    assert!(bob.client.find(fantoccini::Locator::Css("#start-tournament")).await.is_err(), "only the creator may start it");
+    assert!(
+        bob.client.find(fantoccini::Locator::Css("#start-tournament")).await.is_err(),
+        "only the creator may start it"
+    );
     bob.click("#join-tournament").await?;
     bob.wait("#withdraw-tournament", 10).await?;
     ann.wait("#tournament-players li[data-user=Bob]", 10).await?;
