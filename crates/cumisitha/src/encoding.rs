@@ -21,7 +21,7 @@
 
 use crate::rules;
 use crate::rules::Cumisitha;
-use cozy_chess::{Color, File, Move, Piece, Rank, Square};
+use cozy_chess::{BitBoard, Color, File, Move, Piece, Rank, Square};
 use tabula_core::encoding::Encoding;
 use tabula_core::{Game, NoOptions, Player};
 
@@ -321,8 +321,11 @@ impl Encoding for Cumisitha {
     }
 
     fn play_listed(&mut self, mv: Move, moves: &mut Vec<Move>, actions: &mut Vec<u32>) {
-        self.play_listed_move(mv, moves);
-        self.list_actions(moves, actions);
+        self.play_listed_with(mv, moves, |board, moves| moves_and_actions(board, moves, actions));
+        if moves.is_empty() {
+            // Over (the counter's draw lists no moves even when there are some).
+            actions.clear();
+        }
     }
 }
 
@@ -342,31 +345,64 @@ fn en_passant_target(board: &cozy_chess::Board) -> Option<Square> {
     Some(Square::new(file, Rank::Sixth.relative_to(board.side_to_move())))
 }
 
+/// The action of `mv`, a legal move of a position where `king` is the
+/// king of the side to move and `own` its pieces. The default asks
+/// `action_of` about each move, which looks up the moving piece; here only
+/// king moves onto an own rook (castling) need a second look.
+#[inline]
+fn listed_action(mv: Move, king: Square, own: BitBoard) -> u32 {
+    let (from, mut to) = (mv.from as usize, mv.to);
+    if mv.from == king && own.has(to) {
+        let f = if to.file() > mv.from.file() { File::G } else { File::C };
+        to = Square::new(f, mv.from.rank());
+    }
+    match mv.promotion {
+        None | Some(Piece::Queen) => PAIR_ACTION[from][to as usize] as u32,
+        Some(p) => {
+            let piece = UNDER.iter().position(|&u| u == p).expect("an under-promotion");
+            let step = promotion_step(from as u8, to as u8).expect("a promotion step");
+            (PAIRS + 3 * step + piece) as u32
+        }
+    }
+}
+
+/// Every legal chess move of `board` into `moves` (in `rules::chess_moves`'s
+/// order) and its action into `actions`, in one pass over the generator's
+/// output: a knight, bishop, rook or queen move's action is one table
+/// entry of its squares.
+fn moves_and_actions(board: &cozy_chess::Board, moves: &mut Vec<Move>, actions: &mut Vec<u32>) {
+    moves.clear();
+    actions.clear();
+    let us = board.side_to_move();
+    let (king, own) = (board.king(us), board.colors(us));
+    board.generate_moves(|pm| {
+        match pm.piece {
+            Piece::King | Piece::Pawn => {
+                for mv in pm {
+                    moves.push(mv);
+                    actions.push(listed_action(mv, king, own));
+                }
+            }
+            _ => {
+                let row = &PAIR_ACTION[pm.from as usize];
+                for to in pm.to {
+                    moves.push(Move { from: pm.from, to, promotion: None });
+                    actions.push(row[to as usize] as u32);
+                }
+            }
+        }
+        false
+    });
+}
+
 impl Cumisitha {
     /// The actions of `moves`, legal moves of this position, in order.
     fn list_actions(&self, moves: &[Move], actions: &mut Vec<u32>) {
-        // The default asks `action_of` about each move, which looks up the
-        // moving piece; here only king moves onto an own rook (castling)
-        // need a second look.
         actions.clear();
         let board = self.board();
         let us = board.side_to_move();
         let (king, own) = (board.king(us), board.colors(us));
-        actions.extend(moves.iter().map(|&mv| {
-            let (from, mut to) = (mv.from as usize, mv.to);
-            if mv.from == king && own.has(to) {
-                let f = if to.file() > mv.from.file() { File::G } else { File::C };
-                to = Square::new(f, mv.from.rank());
-            }
-            match mv.promotion {
-                None | Some(Piece::Queen) => PAIR_ACTION[from][to as usize] as u32,
-                Some(p) => {
-                    let piece = UNDER.iter().position(|&u| u == p).expect("an under-promotion");
-                    let step = promotion_step(from as u8, to as u8).expect("a promotion step");
-                    (PAIRS + 3 * step + piece) as u32
-                }
-            }
-        }));
+        actions.extend(moves.iter().map(|&mv| listed_action(mv, king, own)));
     }
 }
 

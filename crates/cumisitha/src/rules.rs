@@ -273,11 +273,18 @@ impl Cumisitha {
     }
 
     /// Play a move listed by `legal_moves` for this position (not checked
-    /// again) and write the new position's legal moves into `moves`,
-    /// judging the position from that one generation (as `judge` would).
-    pub(crate) fn play_listed_move(&mut self, mv: Move, moves: &mut Vec<Move>) {
+    /// again) and list the new position's legal moves into `moves` with
+    /// `generate` (which writes every legal chess move, as [`chess_moves`]
+    /// does, and may note more about them), judging the position from
+    /// that one generation (as `judge` would).
+    pub(crate) fn play_listed_with(
+        &mut self,
+        mv: Move,
+        moves: &mut Vec<Move>,
+        generate: impl FnOnce(&Board, &mut Vec<Move>),
+    ) {
         self.move_pieces(mv);
-        chess_moves(&self.board, moves);
+        generate(&self.board, moves);
         self.status = if moves.is_empty() {
             if self.board.checkers().is_empty() {
                 Status::Over(Outcome::draw(REASON_STALEMATE))

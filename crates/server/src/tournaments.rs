@@ -451,7 +451,9 @@ impl App {
         }
         // Finished tournaments leave memory; they are loaded again on request.
         loaded.retain(|_, e| e.status() != "finished");
-        loaded.values().filter_map(Entry::due_at).min()
+        // One still due after its tick waits for its games (an arena past its
+        // end with games still on): the next result moves it, not a busy loop.
+        loaded.values().filter_map(Entry::due_at).filter(|&t| t > now).min()
     }
 
     /// At start-up: load every tournament not finished, record the results

@@ -415,3 +415,305 @@ async fn a_restart_in_the_middle_of_a_round_changes_nothing() {
     assert_eq!(t["standings"][0]["points"], 2.0, "{}", t["standings"]);
     server.running.shutdown().await.unwrap();
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_result_stored_while_the_tournament_did_not_hear_of_it_is_recorded_at_start_up() {
+    let db = temp_db("tournament-down");
+    let time = tabula_server::time::ManualTime::new(T0);
+    let server = start_on(db.clone(), time.clone()).await;
+    let base = server.base.clone();
+    let ann = signup(&base, "Ann").await;
+    let bob = signup(&base, "Bob").await;
+    let t = create_tournament(
+        &ann,
+        json!({"name": "D", "game": "dots", "options": {"width": 6, "height": 6},
+               "system": {"kind": "round_robin", "cycles": 2}, "starts_in_s": 1}),
+    )
+    .await;
+    let id = t["id"].as_str().unwrap().to_string();
+    for who in [&ann, &bob] {
+        assert_eq!(join(who, &id).await.status, 200);
+    }
+    server.advance(1_000).await;
+    let t = wait_until(&ann, &id, "the start", |t| live_games(t).len() == 1).await;
+    let g = live_games(&t)[0].clone();
+    let gid = g["game_id"].as_str().unwrap().to_string();
+    let players = get(&base, &format!("/api/games/{gid}")).await.json()["players"].clone();
+    server.running.shutdown().await.unwrap();
+    // As if the server died between storing the game's end and recording
+    // it in the tournament: the game is over in the database only.
+    {
+        let conn = rusqlite::Connection::open(&db).unwrap();
+        let result = json!({"winner": players[1], "reason": "resigned"}).to_string();
+        let n = conn
+            .execute(
+                "UPDATE games SET status = 'finished', result = ?1, to_move = NULL, resume = 0 WHERE id = ?2",
+                rusqlite::params![result, gid],
+            )
+            .unwrap();
+        assert_eq!(n, 1);
+    }
+    let server = start_on(db.clone(), time.clone()).await;
+    let ann = Browser { base: server.base.clone(), cookie: ann.cookie.clone() };
+    let t = wait_until(&ann, &id, "the result and the second cycle", |t| {
+        t["rounds"][0]["games"][0]["result"] == "0-1" && live_games(t).len() == 1
+    })
+    .await;
+    assert_eq!(t["round"], 2);
+    let second = live_games(&t)[0].clone();
+    assert_eq!(second["first_user"], g["second_user"], "colours alternate in the second cycle");
+    server.running.shutdown().await.unwrap();
+}
+
+/// The Dots championship board: 16 × 16, no starting cross, Express format
+/// (240 moves). Blue (the first player) fills the left half and red the
+/// right half column by column, so no dot is ever surrounded, except in a
+/// trap: the stronger bot gets the weaker one's dot inside its half with
+/// three of its four neighbours, the fourth (next to the other half, so the
+/// dot stays open until then) played when the plan says. In the groups and
+/// in a one-sided knockout match that is early; in a close knockout match
+/// it waits until the score is level at move 240, and the capture in extra
+/// time is the golden dot. Bots of equal strength never capture: a level
+/// group game is a draw.
+struct Plan {
+    moves: [std::collections::VecDeque<(usize, usize)>; 2],
+    capture: Option<(usize, (usize, usize), u64)>,
+    end: u64,
+}
+
+const SIDE: usize = 16;
+
+fn plan(strength: [u32; 2], knockout: bool) -> Plan {
+    use std::collections::VecDeque;
+    let half = SIDE / 2;
+    let column_fill = |cols: Vec<usize>, skip: &[(usize, usize)]| -> VecDeque<(usize, usize)> {
+        cols.into_iter().flat_map(|x| (0..SIDE).map(move |y| (x, y))).filter(|p| !skip.contains(p)).collect()
+    };
+    let blue_cols: Vec<usize> = (0..half).collect();
+    let red_cols: Vec<usize> = (half..SIDE).rev().collect();
+    // Blue's trap on red: red's dot at (6,5), closed at (7,5); red's trap
+    // on blue: blue's dot at (9,10), closed at (8,10).
+    let (blue_victim, blue_close, blue_ring) = ((6, 5), (7, 5), [(5, 5), (6, 4), (6, 6)]);
+    let (red_victim, red_close, red_ring) = ((9, 10), (8, 10), [(10, 10), (9, 9), (9, 11)]);
+    let capturer = match strength[0].cmp(&strength[1]) {
+        std::cmp::Ordering::Greater => Some(0),
+        std::cmp::Ordering::Less => Some(1),
+        std::cmp::Ordering::Equal => None,
+    };
+    let close = strength[0].abs_diff(strength[1]) < 3;
+    let extra_time = knockout && close;
+    let mut blue = VecDeque::new();
+    let mut red = VecDeque::new();
+    match capturer {
+        Some(0) => {
+            blue.extend(blue_ring);
+            blue.extend(column_fill(blue_cols, &[blue_victim, blue_close, blue_ring[0], blue_ring[1], blue_ring[2]]));
+            red.push_back(blue_victim);
+            red.extend(column_fill(red_cols, &[]));
+        }
+        Some(_) => {
+            red.extend(red_ring);
+            red.extend(column_fill(red_cols, &[red_victim, red_close, red_ring[0], red_ring[1], red_ring[2]]));
+            blue.push_back(red_victim);
+            blue.extend(column_fill(blue_cols, &[]));
+        }
+        None => {
+            blue.extend(column_fill(blue_cols, &[]));
+            red.extend(column_fill(red_cols, &[]));
+        }
+    }
+    let capture = capturer.map(|side| {
+        let at = if extra_time { 241 } else { 10 };
+        let ply = if (at % 2 == 1) == (side == 0) { at } else { at + 1 };
+        (side, if side == 0 { blue_close } else { red_close }, ply)
+    });
+    let end = match capture {
+        Some((_, _, ply)) if extra_time => ply,
+        _ => 240,
+    };
+    Plan { moves: [blue, red], capture, end }
+}
+
+async fn bearer(base: &str, token: &str, path: &str) -> Reply {
+    http_with(base, "POST", path, Some("{}"), &[("Authorization", &format!("Bearer {token}"))]).await
+}
+
+/// Play one championship game to its end by its two bots' tokens.
+async fn play_planned(base: &str, game_id: &str, tokens: [&str; 2], strength: [u32; 2], knockout: bool) -> Value {
+    let mut p = plan(strength, knockout);
+    for ply in 1..=p.end {
+        let side = ((ply + 1) % 2) as usize;
+        let point = match p.capture {
+            Some((s, at, when)) if s == side && when == ply => at,
+            _ => p.moves[side].pop_front().expect("the plan has a move"),
+        };
+        let mv = format!("{}-{}", point.0 + 1, point.1 + 1);
+        let r = bearer(base, tokens[side], &format!("/api/bot/game/{game_id}/move/{mv}?ply={}", ply - 1)).await;
+        assert_eq!(r.status, 200, "{game_id} ply {ply} {mv}: {}", r.body);
+    }
+    let game = get(base, &format!("/api/games/{game_id}")).await.json();
+    assert_eq!(game["status"], "finished", "{game_id} after {} plies: {}", p.end, game["result"]);
+    game
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_dots_championship_of_eight_bots_is_played_through_the_server() {
+    let db = temp_db("tournament-championship");
+    let time = tabula_server::time::ManualTime::new(T0);
+    let tune = |cfg: &mut tabula_server::Config| {
+        cfg.rate.moves = tabula_server::config::Rate::UNLIMITED;
+        cfg.rate.signups = tabula_server::config::Rate::UNLIMITED;
+    };
+    let mut cfg = config(db.clone(), &time);
+    tune(&mut cfg);
+    let mut server = start_config(cfg, time.clone()).await;
+    let org = signup(&server.base, "Organiser").await;
+    // Eight bot accounts, each with a Bot API token; strengths by join order.
+    let strengths = [3u32, 8, 5, 1, 7, 2, 5, 4];
+    let mut tokens = Vec::new();
+    let mut names = Vec::new();
+    for i in 0..8 {
+        let name = format!("Bot{}", i + 1);
+        let b = signup(&server.base, &name).await;
+        assert_eq!(b.post("/api/account/bot", json!({})).await.status, 200);
+        let token = b.post("/api/account/tokens", json!({"scopes": ["bot:play"]})).await.json()["token"]["secret"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        tokens.push(token);
+        names.push(name);
+    }
+    let knockout_game = json!({"options": [["stage", "knockout"]]});
+    let t = create_tournament(
+        &org,
+        json!({"name": "Dots Championship", "game": "dots",
+               "options": {"width": SIDE, "height": SIDE, "cross": "off", "format": "express"},
+               "system": {"kind": "championship", "groups": 2, "advance": 2,
+                          "knockout": {"games": 1, "settings": knockout_game, "tiebreak_settings": knockout_game,
+                                       "decider_settings": knockout_game}},
+               "starts_in_s": 60}),
+    )
+    .await;
+    let id = t["id"].as_str().unwrap().to_string();
+    for token in &tokens {
+        let r = bearer(&server.base, token, &format!("/api/tournaments/{id}/join")).await;
+        assert_eq!(r.status, 200, "{}", r.body);
+    }
+    server.advance(60_000).await;
+    let index = |user: &Value| names.iter().position(|n| n == user.as_str().unwrap()).unwrap();
+    let mut played = std::collections::HashSet::new();
+    let mut restarted = false;
+    let mut extra_time_games = 0;
+    loop {
+        let viewer = Browser { base: server.base.clone(), cookie: org.cookie.clone() };
+        let t = show(&viewer, &id).await;
+        if t["status"] == "finished" {
+            break;
+        }
+        let todo: Vec<Value> =
+            live_games(&t).into_iter().filter(|g| !played.contains(g["game_id"].as_str().unwrap())).collect();
+        if todo.is_empty() {
+            tokio::time::sleep(Duration::from_millis(25)).await;
+            continue;
+        }
+        for g in todo {
+            let gid = g["game_id"].as_str().unwrap().to_string();
+            let (a, b) = (index(&g["first_user"]), index(&g["second_user"]));
+            let knockout = g["stage"] == "knockout";
+            let game =
+                play_planned(&server.base, &gid, [&tokens[a], &tokens[b]], [strengths[a], strengths[b]], knockout)
+                    .await;
+            assert_eq!(game["options"]["stage"], if knockout { "knockout" } else { "group" });
+            if game["result"]["reason"].as_str().unwrap_or("").contains("golden") {
+                extra_time_games += 1;
+                assert!(game["state"]["plies"].as_u64().unwrap() > 240, "{}", game["state"]);
+            }
+            played.insert(gid);
+            // A restart in the middle of the second group round.
+            if !restarted && played.len() == 6 {
+                restarted = true;
+                let before = wait_until(&viewer, &id, "the sixth result", |t| {
+                    t["rounds"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .flat_map(|r| r["games"].as_array().unwrap())
+                        .filter(|g| g["status"] == "finished")
+                        .count()
+                        == 6
+                })
+                .await;
+                server.running.shutdown().await.unwrap();
+                let mut cfg = config(db.clone(), &time);
+                tune(&mut cfg);
+                server = start_config(cfg, time.clone()).await;
+                let after = show(&Browser { base: server.base.clone(), cookie: org.cookie.clone() }, &id).await;
+                assert_eq!(after, before, "a restart changes nothing");
+                break;
+            }
+        }
+    }
+    let viewer = Browser { base: server.base.clone(), cookie: org.cookie.clone() };
+    let t = show(&viewer, &id).await;
+    assert_eq!(t["end_reason"], Value::Null);
+    assert!(extra_time_games >= 1, "a level knockout match went to extra time");
+    // Two groups of four, three rounds each; then semifinals and a final.
+    assert_eq!(t["group_standings"].as_array().unwrap().len(), 2);
+    assert_eq!(t["rounds"].as_array().unwrap().len(), 3);
+    let bracket = &t["bracket"]["rounds"];
+    assert_eq!((bracket[0].as_array().unwrap().len(), bracket[1].as_array().unwrap().len()), (2, 1));
+    // Decisive games carry the Dots margin (one dot).
+    let margins: Vec<i64> = t["rounds"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|r| r["games"].as_array().unwrap())
+        .filter(|g| g["result"] != "½-½")
+        .map(|g| g["margin"].as_i64().unwrap().abs())
+        .collect();
+    assert!(margins.iter().all(|m| *m == 1), "{margins:?}");
+    let groups: Vec<Vec<(u64, String, f64)>> =
+        t["group_standings"].as_array().unwrap().iter().map(|g| standings_line(&json!({"standings": g}))).collect();
+    let finals = standings_line(&t);
+    let line = |v: &[(u64, &str, f64)]| v.iter().map(|(r, n, p)| (*r, n.to_string(), *p)).collect::<Vec<_>>();
+    // Group B's Bot3 and Bot7 drew and are level on everything: the better
+    // seed (Bot3, who joined first) goes through.
+    let expected_groups = vec![
+        line(&[(1, "Bot5", 3.0), (2, "Bot8", 2.0), (3, "Bot1", 1.0), (4, "Bot4", 0.0)]),
+        line(&[(1, "Bot2", 3.0), (2, "Bot3", 1.5), (2, "Bot7", 1.5), (4, "Bot6", 0.0)]),
+    ];
+    assert_eq!(groups, expected_groups, "the group standings as recorded");
+    // Semifinals Bot5-Bot3 (extra time) and Bot2-Bot8; the final Bot5-Bot2
+    // (extra time) goes to the strongest bot.
+    let expected = line(&[
+        (1, "Bot2", 3.0),
+        (2, "Bot5", 3.0),
+        (3, "Bot8", 2.0),
+        (3, "Bot3", 1.5),
+        (5, "Bot7", 1.5),
+        (6, "Bot1", 1.0),
+        (7, "Bot4", 0.0),
+        (7, "Bot6", 0.0),
+    ]);
+    assert_eq!(finals, expected, "the final standings as recorded");
+    assert_eq!(extra_time_games, 2);
+    assert_eq!(t["winner"]["user"], "Bot2");
+    let semis: Vec<(String, String, String)> = bracket[0]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| {
+            let u = |k: &str| m[k]["user"].as_str().unwrap().to_string();
+            (u("slot_a"), u("slot_b"), m["score"].as_str().unwrap().to_string())
+        })
+        .collect();
+    assert_eq!(
+        semis,
+        vec![
+            ("Bot5".to_string(), "Bot3".to_string(), "1-0".to_string()),
+            ("Bot2".to_string(), "Bot8".to_string(), "1-0".to_string())
+        ]
+    );
+    assert_eq!(bracket[1][0]["winner"], 1, "Bot2 (pid 1) wins the final");
+    server.running.shutdown().await.unwrap();
+}
