@@ -252,3 +252,101 @@ api.has = (path) => {
   }
   return supported.get(path);
 };
+
+// ----- tournaments (docs/api.md, "Tournaments") -----
+
+Object.assign(api, {
+  tournaments: (status = 'all') => request('GET', `/api/tournaments${q({ status })}`),
+  tournament: (id) => request('GET', `/api/tournaments/${enc(id)}`),
+  createTournament: (body) => request('POST', '/api/tournaments', body),
+  joinTournament: (id) => request('POST', `/api/tournaments/${enc(id)}/join`, {}),
+  withdrawTournament: (id) => request('POST', `/api/tournaments/${enc(id)}/withdraw`, {}),
+  startTournament: (id) => request('POST', `/api/tournaments/${enc(id)}/start`, {}),
+});
+
+/**
+ * A live, read-only connection to one tournament: `onTournament(full)` for
+ * the state sent on connecting and after every change, `onStatus('connected'
+ * | 'offline')` as the connection comes and goes. It reconnects after a drop
+ * (the first message after a reconnect is the whole state again, so nothing
+ * is missed), and it closes while the page sits in the back/forward cache,
+ * as GameSocket does.
+ */
+export class TournamentSocket {
+  constructor(id, { onTournament, onStatus }) {
+    this.id = id;
+    this.onTournament = onTournament;
+    this.onStatus = onStatus || (() => {});
+    this.closed = false;
+    this.hidden = false;
+    this.retry = 300;
+    this.ws = null;
+    this.onOnline = () => { if (!this.ws) { this.retry = 300; this.connect(); } };
+    this.onOffline = () => { if (this.ws) this.ws.close(); };
+    this.onPageHide = () => {
+      this.hidden = true;
+      clearTimeout(this.retryTimer);
+      const ws = this.ws;
+      this.ws = null;
+      if (ws) ws.close();
+    };
+    this.onPageShow = (event) => {
+      if (!event.persisted || this.closed) return;
+      this.hidden = false;
+      this.retry = 300;
+      this.connect();
+    };
+    window.addEventListener('online', this.onOnline);
+    window.addEventListener('offline', this.onOffline);
+    window.addEventListener('pagehide', this.onPageHide);
+    window.addEventListener('pageshow', this.onPageShow);
+    this.connect();
+  }
+
+  connect() {
+    if (this.closed || this.hidden) return;
+    clearTimeout(this.retryTimer);
+    const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
+    let ws;
+    try {
+      ws = new WebSocket(`${scheme}://${location.host}/api/tournaments/${enc(this.id)}/ws`);
+    } catch {
+      this.dropped(null);
+      return;
+    }
+    this.ws = ws;
+    ws.onopen = () => {
+      if (ws !== this.ws) return;
+      this.retry = 300;
+      this.wasOpen = true;
+      this.onStatus('connected');
+    };
+    ws.onmessage = (event) => {
+      if (ws !== this.ws) return;
+      let msg;
+      try { msg = JSON.parse(event.data); } catch { return; }
+      if (msg.type === 'tournament' && msg.tournament) this.onTournament(msg.tournament);
+    };
+    ws.onclose = () => { if (ws === this.ws) this.dropped(ws); };
+  }
+
+  dropped() {
+    this.ws = null;
+    if (this.closed || this.hidden) return;
+    if (this.wasOpen) { this.wasOpen = false; this.onStatus('offline'); }
+    this.retryTimer = setTimeout(() => this.connect(), this.retry);
+    this.retry = Math.min(this.retry * 2, 5000);
+  }
+
+  close() {
+    this.closed = true;
+    clearTimeout(this.retryTimer);
+    window.removeEventListener('online', this.onOnline);
+    window.removeEventListener('offline', this.onOffline);
+    window.removeEventListener('pagehide', this.onPageHide);
+    window.removeEventListener('pageshow', this.onPageShow);
+    const ws = this.ws;
+    this.ws = null;
+    if (ws) ws.close();
+  }
+}

@@ -9,6 +9,8 @@ import { replayPage } from './pages/replay.js';
 import { loginPage, signupPage } from './pages/auth.js';
 import { profilePage } from './pages/profile.js';
 import { leaderboardPage, botsPage } from './pages/leaderboard.js';
+import { tournamentsPage, newTournamentPage } from './pages/tournaments.js';
+import { tournamentPage } from './pages/tournament.js';
 import { accountControls, rememberPage } from './account.js';
 import { applySettings, settingsControls } from './settings.js';
 import './sound.js';
@@ -29,6 +31,9 @@ const routes = [
   [/^\/@\/([^/]+)$/, profilePage],
   [/^\/leaderboard$/, leaderboardPage],
   [/^\/bots$/, botsPage],
+  [/^\/tournaments$/, tournamentsPage],
+  [/^\/tournaments\/new$/, newTournamentPage],
+  [/^\/tournament\/([^/]+)$/, tournamentPage],
 ];
 
 applySettings();

@@ -36,3 +36,31 @@ fn index_html_preloads_every_module() {
         assert!(web.join(url.trim_start_matches('/')).is_file(), "index.html preloads {url}, which does not exist");
     }
 }
+
+/// Every stylesheet under web/css is linked from index.html (a page's styles
+/// in a file of their own would otherwise silently not apply), and every
+/// linked one exists.
+#[test]
+fn index_html_links_every_stylesheet() {
+    let web = tabula_browser_tests::workspace_root().join("web");
+    let html = std::fs::read_to_string(web.join("index.html")).expect("web/index.html");
+    let linked: Vec<&str> = html
+        .split("<link rel=\"stylesheet\" href=\"")
+        .skip(1)
+        .map(|rest| rest.split('"').next().unwrap_or_default())
+        .collect();
+    let mut sheets = Vec::new();
+    for entry in std::fs::read_dir(web.join("css")).expect("web/css is readable") {
+        let path = entry.expect("a directory entry").path();
+        if path.extension().is_some_and(|e| e == "css") {
+            sheets.push(format!("/{}", path.strip_prefix(&web).unwrap().display()));
+        }
+    }
+    assert!(sheets.iter().any(|s| s == "/css/style.css"), "found the stylesheets: {sheets:?}");
+    for sheet in &sheets {
+        assert!(linked.contains(&sheet.as_str()), "index.html does not link {sheet}");
+    }
+    for url in &linked {
+        assert!(web.join(url.trim_start_matches('/')).is_file(), "index.html links {url}, which does not exist");
+    }
+}

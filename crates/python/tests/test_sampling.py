@@ -111,7 +111,7 @@ def test_listed_samples_are_legal_and_uniform():
     seen = [dict() for _ in range(3)]
     for _ in range(draws):
         actions = tabula.sample_listed(legal, counts, rng)
-        assert actions.dtype == np.int64 and actions.shape == (3,)
+        assert actions.dtype == np.int32 and actions.shape == (3,)
         for row, a in enumerate(actions):
             seen[row][int(a)] = seen[row].get(int(a), 0) + 1
     for row in range(3):
@@ -144,3 +144,15 @@ def test_bad_lists_are_refused():
         tabula.sample_listed(legal, np.array([1]))
     with pytest.raises(ValueError, match="2-d integer array"):
         tabula.sample_listed(legal.astype(np.float32), np.array([1, 2]))
+
+
+def test_listed_sampling_reads_non_contiguous_lists():
+    # Every other column of a wider array: the fancy-indexing path.
+    wide = np.full((2, 8), -1, dtype=np.int64)
+    wide[0, [0, 2]] = [5, 6]
+    wide[1, [0]] = [4]
+    legal = wide[:, ::2]
+    assert not legal.flags.c_contiguous
+    rng = np.random.default_rng(1)
+    drawn = {tuple(tabula.sample_listed(legal, np.array([2, 1]), rng)) for _ in range(200)}
+    assert drawn == {(5, 4), (6, 4)}

@@ -491,7 +491,7 @@ export function clockFixedBy(game, values) {
 }
 
 /** Whether an option matters for the other values chosen (`applies_when` in the meta: {key: [values]}). */
-function optionApplies(opt, values) {
+export function optionApplies(opt, values) {
   const when = opt.applies_when;
   if (!when) return true;
   return Object.entries(when).every(([key, allowed]) => allowed.includes(values[key]));
@@ -503,7 +503,7 @@ function radio(name, value, label, checked = false) {
     h('input', { type: 'radio', name, value, checked, id }), h('label', { for: id }, label));
 }
 
-function optionField(opt) {
+export function optionField(opt) {
   const name = `opt_${opt.key}`;
   const label = opt.label || OPTION_LABELS[opt.key] || title(opt.key);
   let input;
@@ -521,7 +521,7 @@ function optionField(opt) {
     h('label', { for: name }, label), input, h('small', { class: 'hint', id: help }, opt.help));
 }
 
-function tcLabel(kind) {
+export function tcLabel(kind) {
   return { none: 'No clock', fischer: 'Fischer (base + increment)', match_clock: 'Match clock', shot_clock: 'Per-move clock' }[kind] || kind;
 }
 
