@@ -1146,6 +1146,10 @@ pub(crate) async fn socket(
 async fn watch(app: AppState, id: String, user: Option<UserRow>, mut socket: WebSocket) {
     let mut changes = app.tournaments.watch(&id);
     let mut shutdown = app.shutdown.clone();
+    // Pinged as game sockets are: a client that stops answering is dropped.
+    let ping_every = app.cfg.net.ws_ping_interval_ms;
+    let mut missed = 0u32;
+    let mut next_ping = app.time.now_ms() + ping_every;
     loop {
         let message = {
             let mut loaded = app.tournaments.loaded.lock().await;
@@ -1169,8 +1173,18 @@ async fn watch(app: AppState, id: String, user: Option<UserRow>, mut socket: Web
                 },
                 incoming = socket.recv() => match incoming {
                     Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return,
-                    Some(Ok(_)) => {} // read-only: anything sent is ignored
+                    Some(Ok(_)) => missed = 0, // read-only: anything sent is ignored
                 },
+                _ = app.time.sleep_until(next_ping) => {
+                    if missed >= app.cfg.net.ws_missed_pongs {
+                        return;
+                    }
+                    missed += 1;
+                    next_ping = app.time.now_ms() + ping_every;
+                    if socket.send(Message::Ping(Default::default())).await.is_err() {
+                        return;
+                    }
+                }
                 _ = crate::app::stopped(&mut shutdown) => {
                     let _ = socket.send(Message::Close(Some(axum::extract::ws::CloseFrame {
                         code: 1001,
