@@ -467,6 +467,47 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
     }
 }
 
+impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
+    /// The line the table remembers from `state` after a search: each
+    /// position's best move, while it is legal and the line does not come
+    /// back to a position already on it; at most `max` moves.
+    pub fn principal_variation(&self, state: &G, max: usize) -> Vec<G::Move> {
+        let mut line = Vec::new();
+        let mut seen = vec![state.hash()];
+        let mut pos = state.clone();
+        let mut legal = Vec::new();
+        while line.len() < max && !pos.status().is_over() {
+            let key = self.eval.key(&pos);
+            let e = self.tt[self.tt_index(key)];
+            let Some(m) = e.best.filter(|_| e.key == key) else { break };
+            pos.legal_moves(&mut legal);
+            if !legal.contains(&m) {
+                break;
+            }
+            pos.play(m);
+            line.push(m);
+            if seen.contains(&pos.hash()) {
+                break;
+            }
+            seen.push(pos.hash());
+        }
+        line
+    }
+}
+
+/// The plies to a forced result of a search score (`WIN - plies`, for the
+/// side it is told for when positive); `None` for an estimate.
+///
+/// ```
+/// use tabula_ai::alphabeta::{forced_plies, WIN};
+/// assert_eq!(forced_plies(WIN - 3), Some(3));
+/// assert_eq!(forced_plies(-(WIN - 4)), Some(4));
+/// assert_eq!(forced_plies(250), None);
+/// ```
+pub fn forced_plies(score: i32) -> Option<u32> {
+    (score.abs() >= FORCED).then(|| (WIN - score.abs()) as u32)
+}
+
 impl<G: Game, E: Evaluator<G>> Agent<G> for AlphaBeta<G, E> {
     fn choose(&mut self, state: &G, ctx: &ThinkContext) -> G::Move {
         self.search(state, ctx)

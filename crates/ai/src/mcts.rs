@@ -390,6 +390,69 @@ impl<G: Game, P: Policy<G>> Mcts<G, P> {
     }
 }
 
+/// A root move after a search: how often it was tried and how well it did.
+#[derive(Debug, Clone, Copy)]
+pub struct RootMove<M> {
+    /// The move.
+    pub mv: M,
+    /// Iterations through it.
+    pub visits: u32,
+    /// Its mean value for the side to move at the root, 0..1.
+    pub value: f64,
+}
+
+impl<G: Game, P: Policy<G>> Mcts<G, P> {
+    /// The root's moves after a search, the most visited first.
+    pub fn root_moves(&self) -> Vec<RootMove<G::Move>> {
+        let Some(root) = self.nodes.get(self.root as usize) else { return Vec::new() };
+        if root.first_child == NONE {
+            return Vec::new();
+        }
+        let mut out: Vec<RootMove<G::Move>> = (root.first_child..root.first_child + root.num_children)
+            .map(|i| &self.nodes[i as usize])
+            .filter_map(|c| {
+                let value = if c.visits > 0 { c.wins / c.visits as f64 } else { 0.5 };
+                Some(RootMove { mv: c.mv?, visits: c.visits, value })
+            })
+            .collect();
+        out.sort_by(|a, b| b.visits.cmp(&a.visits).then(b.value.total_cmp(&a.value)));
+        out
+    }
+
+    /// The most visited line from the root after a search, following
+    /// children tried at least `min_visits` times; at most `max` moves.
+    pub fn principal_variation(&self, min_visits: u32, max: usize) -> Vec<G::Move> {
+        let mut line = Vec::new();
+        let mut n = self.root;
+        while line.len() < max && (n as usize) < self.nodes.len() {
+            let node = &self.nodes[n as usize];
+            if node.first_child == NONE || node.num_children == 0 {
+                break;
+            }
+            let best = (node.first_child..node.first_child + node.num_children)
+                .max_by_key(|&i| self.nodes[i as usize].visits)
+                .expect("a node with children");
+            let child = &self.nodes[best as usize];
+            if child.visits < min_visits.max(1) {
+                break;
+            }
+            line.push(child.mv.expect("child has a move"));
+            n = best;
+        }
+        line
+    }
+
+    /// The leaf policy (games read what it gathered during the search).
+    pub fn policy(&self) -> &P {
+        &self.policy
+    }
+
+    /// The leaf policy, to reset what it gathers.
+    pub fn policy_mut(&mut self) -> &mut P {
+        &mut self.policy
+    }
+}
+
 impl<G: Game, P: Policy<G>> Agent<G> for Mcts<G, P> {
     fn choose(&mut self, state: &G, ctx: &ThinkContext) -> G::Move {
         self.search(state, ctx)

@@ -6,6 +6,7 @@
 
 mod bot_api;
 mod bot_game;
+mod cmd_analyse;
 mod cmd_bench;
 mod cmd_bot;
 mod cmd_games;
@@ -37,6 +38,8 @@ enum Command {
     Games(cmd_games::Args),
     /// Print a position as JSON (after optional moves)
     State(cmd_state::Args),
+    /// Ask the game's engine about a position: evaluation, best line, move values
+    Analyse(cmd_analyse::Args),
     /// Play in the terminal, against a person or an AI
     Play(cmd_play::Args),
     /// Play AIs against each other and report the score and Elo difference
@@ -137,6 +140,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Games(a) => cmd_games::run(a),
         Command::State(a) => cmd_state::run(a),
+        Command::Analyse(a) => cmd_analyse::run(a),
         Command::Play(a) => cmd_play::run(a),
         Command::Match(a) => cmd_match::run(a),
         Command::Tournament(a) => cmd_tournament::run(a),

@@ -4,7 +4,7 @@ use crate::notation::square_name;
 use crate::rules::ColdWar;
 use serde_json::json;
 use tabula_core::tool::Tool;
-use tabula_core::{Agent, Game, GameMeta, LevelSpec, Player};
+use tabula_core::{Agent, Analysis, Game, GameMeta, LevelSpec, Player, TabulaError, ThinkContext};
 
 impl GameMeta for ColdWar {
     const DESCRIPTION: &'static str =
@@ -20,6 +20,10 @@ impl GameMeta for ColdWar {
 
     fn new_agent(level: &str, seed: u64) -> Option<Box<dyn Agent<Self>>> {
         crate::ai::new_agent(level, seed)
+    }
+
+    fn analyse(&self, ctx: &ThinkContext) -> Result<Analysis, TabulaError> {
+        crate::analysis::analyse(self, ctx)
     }
 
     fn tools() -> &'static [Tool] {

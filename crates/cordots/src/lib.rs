@@ -17,6 +17,7 @@
 #![warn(missing_docs)]
 
 pub mod ai;
+pub mod analysis;
 pub mod bitboard;
 pub mod encoding;
 pub mod meta;

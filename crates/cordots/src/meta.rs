@@ -52,6 +52,10 @@ impl GameMeta for Cordots {
         crate::ai::new_agent(level, seed)
     }
 
+    fn analyse(&self, ctx: &tabula_core::ThinkContext) -> Result<tabula_core::Analysis, tabula_core::TabulaError> {
+        crate::analysis::analyse(self, ctx)
+    }
+
     fn time_control(&self) -> Option<TimeControl> {
         self.options().time_control()
     }

@@ -167,6 +167,9 @@ pub trait DynState: Send + Sync {
     fn clone_box(&self) -> Box<dyn DynState>;
     /// For agents, which downcast to their own game's state.
     fn as_any(&self) -> &dyn Any;
+    /// What the game's engine says about this position, thinking until
+    /// `ctx.deadline` at most (see [`GameMeta::analyse`]).
+    fn analyse(&self, ctx: &ThinkContext) -> Result<crate::analysis::Analysis, TabulaError>;
 
     /// The standard JSON object of `tabula state` and the API.
     fn state_json(&self) -> Value {
@@ -285,6 +288,9 @@ impl<G: GameMeta> DynState for StateBox<G> {
     }
     fn as_any(&self) -> &dyn Any {
         self
+    }
+    fn analyse(&self, ctx: &ThinkContext) -> Result<crate::analysis::Analysis, TabulaError> {
+        self.0.analyse(ctx)
     }
 }
 

@@ -393,4 +393,14 @@ pub trait GameMeta: Game {
     fn display_move(&self, mv: Self::Move) -> String {
         self.format_move(mv)
     }
+
+    /// What the game's engine says about this position (see
+    /// [`crate::analysis`]): the same engine as its AI levels, thinking
+    /// until `ctx.deadline` (or [`crate::analysis::DEFAULT_ANALYSIS_TIME`]
+    /// without one) and stopping at once when `ctx.stop` is set. It must
+    /// return by the deadline, and a finished position is answered with its
+    /// result, not an error. Games without an analysis engine say so.
+    fn analyse(&self, _ctx: &ThinkContext) -> Result<crate::analysis::Analysis, crate::TabulaError> {
+        Err(crate::TabulaError::Unsupported(format!("{} has no analysis engine", Self::NAME)))
+    }
 }

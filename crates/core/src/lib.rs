@@ -12,6 +12,7 @@
 
 #![warn(missing_docs)]
 
+pub mod analysis;
 pub mod clock;
 pub mod conformance;
 pub mod dynamic;
@@ -26,6 +27,7 @@ pub mod splitmix;
 pub mod tool;
 pub mod uci;
 
+pub use analysis::{Analysis, EvalUnit, Evaluation, GameResult, MoveValue, SearchInfo, Solved, Territory};
 pub use clock::{Clock, ClockEvent, TimeControl, TimeControlError};
 pub use dynamic::{AgentFactory, DynAgent, DynGame, DynState, Entry, RandomPlayout, Registry};
 pub use error::{MoveError, MoveErrorKind, NotationError, OptionError, RecordError, RecordProblem, TabulaError};

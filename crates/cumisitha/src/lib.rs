@@ -16,6 +16,7 @@
 #![warn(missing_docs)]
 
 pub mod ai;
+pub mod analysis;
 pub mod encoding;
 pub mod meta;
 pub mod notation;

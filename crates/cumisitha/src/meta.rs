@@ -32,6 +32,10 @@ impl GameMeta for Cumisitha {
         crate::ai::levels::agent(level, seed)
     }
 
+    fn analyse(&self, ctx: &tabula_core::ThinkContext) -> Result<tabula_core::Analysis, tabula_core::TabulaError> {
+        crate::analysis::analyse(self, ctx)
+    }
+
     /// What the board draws: `squares` (a1, b1, ..., h8; a piece letter,
     /// uppercase for White, or null), `to_move`, the checked king's square
     /// `check`, `last_move`, and `san`, the legal moves (UCI) as people write

@@ -16,6 +16,7 @@
 #![warn(missing_docs)]
 
 pub mod ai;
+pub mod analysis;
 mod cell;
 pub mod encoding;
 mod flood;

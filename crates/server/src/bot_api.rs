@@ -73,7 +73,11 @@ pub(crate) async fn stream_events(State(app): State<AppState>, viewer: Viewer) -
         for (row, me) in games.iter().filter(|(r, _)| r.status == crate::room::RoomStatus::Live) {
             let player = app.registry.get(&row.game).ok().map(|g| g.players()[*me]);
             let game = json!({"id": row.id, "game": row.game, "player": player, "rated": row.rated});
-            first.push_back(line(&json!({"v": 1, "type": "gameStart", "game": game})));
+            let mut event = json!({"v": 1, "type": "gameStart", "game": game});
+            if let Some((tid, _)) = app.tournament_of(&row.id) {
+                event["tournament"] = json!(tid);
+            }
+            first.push_back(line(&event));
         }
     }
     let state = EventState {

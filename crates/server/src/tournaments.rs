@@ -46,6 +46,8 @@ use tokio::sync::{broadcast, Notify};
 pub const DEFAULT_START_DELAY_MS: u64 = 5 * 60_000;
 /// The furthest ahead a tournament may be set to start.
 pub const MAX_START_DELAY_MS: u64 = 30 * 24 * 3_600_000;
+/// How far in the past a requested start may be and still mean "now".
+pub const START_SLACK_MS: u64 = 60_000;
 /// The most players a tournament may take.
 pub const MAX_PLAYERS: u32 = 1_000;
 /// The most characters in a tournament's name.
@@ -924,9 +926,11 @@ pub(crate) async fn create(
         (None, Some(s)) => now.saturating_add(s.saturating_mul(1000)),
         (None, None) => now + DEFAULT_START_DELAY_MS,
     };
-    if starts_at_ms < now {
+    // A start a little in the past (a browser's clock running behind) is now.
+    if starts_at_ms + START_SLACK_MS < now {
         return Err(bad(format!("starts_at_ms {starts_at_ms} is in the past (now is {now})")));
     }
+    let starts_at_ms = starts_at_ms.max(now);
     if starts_at_ms > now + MAX_START_DELAY_MS {
         return Err(bad("a tournament starts at most 30 days ahead".into()));
     }

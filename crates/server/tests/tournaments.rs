@@ -190,7 +190,7 @@ async fn entry_limits_and_the_creators_start_are_checked() {
         (json!({"system": {"kind": "ladder"}}), "bad_system"),
         (json!({"game": "go"}), "unknown_game"),
         (json!({"name": " "}), "bad_request"),
-        (json!({"starts_at_ms": T0 - 1, "starts_in_s": null}), "bad_request"),
+        (json!({"starts_at_ms": T0 - 60_001, "starts_in_s": null}), "bad_request"),
         (json!({"min_rating": 1800, "max_rating": 1200}), "bad_request"),
         (json!({"max_players": 1}), "bad_request"),
         (json!({"time_control": "hourglass"}), "bad_time_control"),
@@ -715,5 +715,67 @@ async fn a_dots_championship_of_eight_bots_is_played_through_the_server() {
         ]
     );
     assert_eq!(bracket[1][0]["winner"], 1, "Bot2 (pid 1) wins the final");
+    server.running.shutdown().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_arena_pairs_players_again_until_its_time_is_up() {
+    let server = start("tournament-arena").await;
+    let base = &server.base;
+    let names = ["Ann", "Bob", "Cid", "Dee"];
+    let mut players = Vec::new();
+    for n in names {
+        players.push(signup(base, n).await);
+    }
+    let t = create_tournament(
+        &players[0],
+        json!({"name": "Arena", "game": "dots", "options": {"width": 6, "height": 6},
+               "system": {"kind": "arena", "duration_ms": 600_000}, "starts_in_s": 1}),
+    )
+    .await;
+    let id = t["id"].as_str().unwrap().to_string();
+    for p in &players[..3] {
+        assert_eq!(join(p, &id).await.status, 200);
+    }
+    server.advance(1_000).await;
+    let t = wait_until(&players[0], &id, "the first pairing", |t| live_games(t).len() == 1).await;
+    assert_eq!(t["status"], "running");
+    // A late entry is paired at once with the player left waiting.
+    assert_eq!(join(&players[3], &id).await.status, 200);
+    let who = |n: &Value| &players[names.iter().position(|x| *x == n.as_str().unwrap()).unwrap()];
+    let mut finished = 0;
+    let mut t = wait_until(&players[0], &id, "the late pairing", |t| live_games(t).len() == 2).await;
+    // Two waves of games: the second player resigns each; players are paired again at once.
+    for wave in 0..2 {
+        for g in live_games(&t) {
+            let r = who(&g["second_user"])
+                .post(&format!("/api/games/{}/resign", g["game_id"].as_str().unwrap()), json!({}))
+                .await;
+            assert_eq!(r.status, 200, "{}", r.body);
+            finished += 1;
+        }
+        t = wait_until(&players[0], &id, "pairing again", |t| {
+            let games = t["rounds"][0]["games"].as_array().unwrap();
+            games.iter().filter(|g| g["status"] == "finished").count() == finished && live_games(t).len() == 2
+        })
+        .await;
+        assert_eq!(t["rounds"][0]["round"], 0, "wave {wave}");
+    }
+    // Time is up: no new pairings; the arena ends with its last games.
+    server.advance(600_000).await;
+    for g in live_games(&t) {
+        let r = who(&g["first_user"])
+            .post(&format!("/api/games/{}/resign", g["game_id"].as_str().unwrap()), json!({}))
+            .await;
+        assert_eq!(r.status, 200, "{}", r.body);
+        finished += 1;
+    }
+    let t = wait_until(&players[0], &id, "the end", |t| t["status"] == "finished").await;
+    let games = t["rounds"][0]["games"].as_array().unwrap();
+    assert_eq!(games.len(), finished, "no game after the end");
+    assert!(games.iter().all(|g| g["status"] == "finished"));
+    assert!(t["winner"]["user"].is_string() || t["standings"][0]["rank"] == t["standings"][1]["rank"]);
+    let points: f64 = t["standings"].as_array().unwrap().iter().map(|s| s["points"].as_f64().unwrap()).sum();
+    assert!(points > 0.0, "{}", t["standings"]);
     server.running.shutdown().await.unwrap();
 }

@@ -256,6 +256,33 @@ pub fn shared_table() -> &'static Table {
     })
 }
 
+/// The process-wide table if it is ready by `deadline`: the first call
+/// starts reading (or solving) it on a thread of its own, so a caller with
+/// a time limit never waits past it; `None` when it is not ready in time or
+/// `stopped` says to give up.
+pub fn shared_table_by(deadline: Instant, stopped: &dyn Fn() -> bool) -> Option<&'static Table> {
+    static LOADER: std::sync::Once = std::sync::Once::new();
+    if let Some(table) = SHARED.get() {
+        return Some(table);
+    }
+    LOADER.call_once(|| {
+        // Should the thread not start, callers keep answering "not ready".
+        let _ = std::thread::Builder::new().name("coldwar-table".into()).spawn(|| {
+            shared_table();
+        });
+    });
+    loop {
+        if let Some(table) = SHARED.get() {
+            return Some(table);
+        }
+        let now = Instant::now();
+        if now >= deadline || stopped() {
+            return None;
+        }
+        std::thread::sleep((deadline - now).min(Duration::from_millis(5)));
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
