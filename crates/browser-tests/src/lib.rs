@@ -267,7 +267,13 @@ impl Browser {
     pub async fn wait_js(&self, js: &str, secs: u64) -> Result<Value> {
         let deadline = Instant::now() + Duration::from_secs(secs);
         loop {
-            let value = self.eval(&format!("return ({js});")).await?;
+            // An expression that throws (an element not drawn yet, a page
+            // still loading) is not true yet; the last error is reported.
+            let value = match self.eval(&format!("return ({js});")).await {
+                Ok(value) => value,
+                Err(e) if Instant::now() > deadline => return Err(e.context(format!("waited {secs} s for `{js}`"))),
+                Err(_) => Value::Null,
+            };
             let truthy = !matches!(value, Value::Null | Value::Bool(false)) && value != json!(0) && value != json!("");
             if truthy {
                 return Ok(value);
