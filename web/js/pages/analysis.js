@@ -474,7 +474,8 @@ export async function analysisPage(root, [gameParam]) {
   const requestFor = (k, ms) => request(movesOf(line, k), ms);
 
   // ----- the parts of the page -----
-  const board = analysisBoard(setup.game, { onMove: (mv) => playMoves([mv]), keyboard: true, label: `${gm.name} analysis board` });
+  // `bars`: what a board would draw around itself (Cordots' reserves) goes in the line under it, as each board's barExtras.
+  const board = analysisBoard(setup.game, { onMove: (mv) => playMoves([mv]), keyboard: true, bars: true, label: `${gm.name} analysis board` });
   board.players = players;
   board.gameId = setup.game;
   const evalFill = h('div', { class: 'eval-fill' });
@@ -487,6 +488,7 @@ export async function analysisPage(root, [gameParam]) {
   // The engine's word in one line under the board: on a phone the engine's card is below the fold.
   const summary = h('span', { class: 'analysis-summary', id: 'analysis-summary' });
   const positionInfo = h('p', { class: 'game-info analysis-info', id: 'analysis-info' }, positionText, summary);
+  const extras = h('p', { class: 'analysis-extras', id: 'analysis-extras' });
   const navButton = (label, name, id, target) => h('button', {
     type: 'button', id, 'aria-label': label, title: label, onclick: () => show(target()),
   }, icon(name));
@@ -529,7 +531,7 @@ export async function analysisPage(root, [gameParam]) {
     h('div', { class: 'board-column' },
       h('h1', { class: 'game-title' }, `Analysis · ${gm.name}`),
       h('div', { class: 'analysis-board-row' }, evalBar, boardHost),
-      nav, positionInfo),
+      nav, positionInfo, extras),
     h('aside', { class: 'side-column' },
       h('section', { class: 'card engine-card', 'aria-labelledby': 'engine-title' },
         h('div', { class: 'engine-head' }, h('h2', { id: 'engine-title' }, 'Engine'), evalNum),
@@ -654,6 +656,10 @@ export async function analysisPage(root, [gameParam]) {
     const extra = board.gameInfo();
     const score = node.state.score ? `score ${players.map((p) => node.state.score[p]).join(':')}` : '';
     positionText.textContent = [to, score, extra].filter(Boolean).join(' · ');
+    // Material, reserves, dots not grounded: what the game page shows in the players' bars.
+    const parts = players.map((p) => [p, board.barExtras(p)]).filter(([, el]) => el);
+    mount(extras, parts.map(([p, el]) => h('span', { class: 'extra', 'data-player': p },
+      h('span', { class: `swatch swatch-${p}`, 'aria-hidden': 'true' }), ` ${title(p)} `, el)));
   }
 
   function renderNav() {
@@ -680,7 +686,7 @@ export async function analysisPage(root, [gameParam]) {
     paintBar(a);
     page.dataset.key = node.key;
     const best = a && a.best_move ? (a.pv[0] === a.best_move && a.pv_display[0]) || board.display(a.best_move, { view: node.view }) : null;
-    summary.textContent = a ? ` · ${evalNumber(a.evaluation, players)}${best ? ` · best ${best}` : ''}` : '';
+    mount(summary, a ? [' · ', h('span', {}, evalNumber(a.evaluation, players)), best ? [' · ', h('span', {}, `best ${best}`)] : null] : null);
     if (!a) {
       evalNum.textContent = '…';
       evalText.textContent = 'Thinking…';
@@ -1035,7 +1041,13 @@ export async function analysisPage(root, [gameParam]) {
 
   renderList();
   show(ply);
-  window.tabulaAnalysis = { get ply() { return ply; }, get moves() { return line.map((m) => m.move); }, request: (k = ply) => requestFor(k, budget) };
+  // For the browser tests and the curious: the line, the position shown and what the engine said of it.
+  window.tabulaAnalysis = {
+    get ply() { return ply; },
+    get moves() { return line.map((m) => m.move); },
+    get analysis() { return nodeAt(ply).analysis; },
+    request: (k = ply) => requestFor(k, budget),
+  };
   return () => {
     document.removeEventListener('keydown', keys);
     clearTimeout(timer);
