@@ -34,6 +34,8 @@ const DEBOUNCE_MS = 120;
 const PV_SHOWN = 12;
 const BUDGETS = [[500, '0.5 s'], [1000, '1 s'], [2000, '2 s'], [3000, '3 s']];
 const BUDGET_KEY = 'tabula.analysis.budget';
+/** A few opening moves of each game, for the setup form's placeholder. */
+const EXAMPLES = { coldwar: 'b2 a2 b2-b3', cumisitha: 'e4 e5 Nf3', dots: '20-16 20-17 21-17', cordots: 'b2-b3 b7-b6' };
 /**
  * The mover's expected-score drop (0..1) from which a move is marked, worst
  * first; docs/analysis.md explains the choice.
@@ -92,7 +94,8 @@ function errorText(err, line) {
   if (err.status === 503) return 'The engine is busy with other analyses: trying again in a moment.';
   if (err.status === 422 && err.ply) {
     const m = line[err.ply - 1];
-    return `Move ${err.ply}${m ? ` (${m.display || m.move})` : ''} is not legal: ${err.message}`;
+    // The server's message may name the move's number too ("move 3: ..."): said once is enough.
+    return `Move ${err.ply}${m ? ` (${m.display || m.move})` : ''} is not legal: ${err.message.replace(/^move \d+:\s*/i, '')}`;
   }
   return err.message;
 }
@@ -481,7 +484,7 @@ export async function analysisPage(root, [gameParam]) {
   const evalFill = h('div', { class: 'eval-fill' });
   const evalBar = h('div', {
     class: 'eval-bar', id: 'eval-bar', role: 'meter', 'aria-valuemin': 0, 'aria-valuemax': 100, 'aria-valuenow': 50,
-    'aria-label': `${title(players[0])}'s expected score`, 'data-first': players[0], 'data-second': players[1],
+    'aria-label': `${title(players[0])}'s expected score`, 'data-first': players[0], 'data-second': players[1], hidden: true,
   }, evalFill);
   const boardHost = h('div', { class: 'board-host' }, board.el);
   const positionText = h('span', { id: 'position-text' });
@@ -519,6 +522,7 @@ export async function analysisPage(root, [gameParam]) {
   const list = new MoveList({ onSelect: (p) => show(p), id: 'analysis-moves' });
   const variationNote = h('p', { class: 'variation-note', id: 'variation-note', hidden: true });
   const lineError = h('p', { class: 'error', id: 'line-error', role: 'alert' });
+  const setupError = h('p', { class: 'error', id: 'setup-error', role: 'alert' });
 
   const reviewButton = h('button', { type: 'button', id: 'review-start', class: 'primary', onclick: () => startReview() }, 'Review');
   const reviewCancel = h('button', { type: 'button', id: 'review-cancel', hidden: true, onclick: () => stopReview('Review cancelled.') }, 'Cancel');
@@ -562,7 +566,6 @@ export async function analysisPage(root, [gameParam]) {
     const optionsHost = h('div', { class: 'setup-options', id: 'setup-options' });
     const positionInput = h('textarea', { id: 'setup-position', name: 'position', rows: 2, spellcheck: 'false', autocomplete: 'off' });
     const movesInput = h('textarea', { id: 'setup-moves', name: 'moves', rows: 2, spellcheck: 'false', autocomplete: 'off' });
-    const setupError = h('p', { class: 'error', id: 'setup-error', role: 'alert' });
     const drawOptions = () => {
       const g = meta.games.find((x) => x.id === gameSelect.value);
       const same = g.id === setup.game;
@@ -576,9 +579,8 @@ export async function analysisPage(root, [gameParam]) {
         return h('div', { class: 'setup-option' }, h('label', { for: id }, capitalise(opt.key.replace(/_/g, ' '))), field,
           h('small', { class: 'hint', id: `${id}-help` }, `${opt.values}${opt.help ? `: ${opt.help}` : ''}`));
       }));
-      positionInput.placeholder = same && board.state && board.state.position ? `e.g. ${board.state.position}`.slice(0, 90) : 'Empty: the start position';
-      movesInput.placeholder = same && nodeAt(0).state && nodeAt(0).state.legal_moves && nodeAt(0).state.legal_moves.length
-        ? `e.g. ${nodeAt(0).state.legal_moves.slice(0, 2).join(' ')}` : 'Moves separated by spaces';
+      positionInput.placeholder = 'Empty: the start position';
+      movesInput.placeholder = EXAMPLES[g.id] ? `e.g. ${EXAMPLES[g.id]}` : 'Moves separated by spaces';
     };
     gameSelect.addEventListener('change', drawOptions);
     drawOptions();
@@ -587,9 +589,9 @@ export async function analysisPage(root, [gameParam]) {
       optionsHost,
       h('label', { for: 'setup-position' }, 'Position in the game\'s notation (optional)'), positionInput,
       h('label', { for: 'setup-moves' }, 'Moves, separated by spaces (optional)'), movesInput,
+      setupError,
       h('p', {}, h('button', { type: 'submit', class: 'primary', id: 'setup-go' }, 'Analyse'),
-        h('a', { href: `/howto/${setup.game}`, 'data-link': true, class: 'setup-rules' }, 'Notation and rules')),
-      setupError);
+        h('a', { href: `/howto/${setup.game}`, 'data-link': true, class: 'setup-rules' }, 'Notation and rules')));
     form.addEventListener('submit', (event) => {
       event.preventDefault();
       const game = gameSelect.value;
@@ -630,6 +632,8 @@ export async function analysisPage(root, [gameParam]) {
       if (board.state) board.setState(board.state, { interactive: false });
     }
     renderAnalysis(node);
+    // `ready` (for the tests and the curious) only once this position's answer is in.
+    page.dataset.state = settled(node) ? 'ready' : 'thinking';
     if (!node.view && setup.gameId && onMainAt(ply)) fetchStoredPosition(ply, node);
     history.replaceState(null, '', addressOf(setup, line, ply));
     if (reviewed.values.length) renderGraph();
@@ -649,6 +653,7 @@ export async function analysisPage(root, [gameParam]) {
 
   function drawBoard(node) {
     boardHost.classList.remove('stale');
+    evalBar.hidden = false;
     board.analysis = node.analysis;
     board.setState({ ...node.state, view: node.view }, { interactive: node.state.status === 'ongoing' });
     page.style.setProperty('--aspect', board.aspect);
@@ -837,12 +842,17 @@ export async function analysisPage(root, [gameParam]) {
     const retryable = err.status === 429 || err.status === 503;
     errorLine.textContent = errorText(err, line);
     setStatus('error', '');
+    if (!retryable && !lineTruncated(err)) {
+      evalNum.textContent = '–';
+      evalText.textContent = 'No analysis of this position.';
+      if (!nodeAt(ply).view) positionText.textContent = 'No position to show (see the message about it).';
+    }
     if (retryable) {
       clearTimeout(timer);
       timer = setTimeout(() => { if (k === ply) think(); }, err.retryAfter || (err.status === 429 ? 2000 : 1000));
       return;
     }
-    if (err.status === 422 && err.ply && err.ply <= line.length) {
+    if (lineTruncated(err)) {
       // The line stops before the move the rules refused; the moves before it stand.
       lineError.textContent = `${errorLine.textContent} The line stops before it.`;
       errorLine.textContent = '';
@@ -850,8 +860,15 @@ export async function analysisPage(root, [gameParam]) {
       renderList();
       show(Math.min(ply, line.length));
     } else if (err.status === 400) {
+      // A position or an option the game refused: say so by the form that set it up.
       root.querySelector('#setup-card').open = true;
+      setupError.textContent = `${errorLine.textContent} Change the position or the options.`;
     }
+  }
+
+  /** A move the rules refused, in the line: the line is cut before it. */
+  function lineTruncated(err) {
+    return err.status === 422 && !!err.ply && err.ply <= line.length;
   }
 
   function setStatus(state, text) {
@@ -877,6 +894,7 @@ export async function analysisPage(root, [gameParam]) {
   }
 
   function renderList() {
+    reviewButton.disabled = !!reviewing || !line.length;
     // Players alternate unless the server said otherwise.
     let guess = (nodeAt(0).state && nodeAt(0).state.to_move) || players[0];
     const moves = line.map((m, i) => {
@@ -984,7 +1002,6 @@ export async function analysisPage(root, [gameParam]) {
 
   function finishReview() {
     reviewing = null;
-    reviewButton.disabled = false;
     reviewCancel.hidden = true;
     reviewProgress.hidden = true;
     renderList();
