@@ -363,6 +363,18 @@ function paintDots(board) {
   board.analysisLayer.replaceChildren(...parts);
 }
 
+/** Width over height of the board before it has a position: the square boards know it; Dots from its size options. */
+function boardAspect(board, setup, gm) {
+  // The Dots board's own formula, asked of a stand-in with the size (no constant of it copied here).
+  if (setup.game !== 'dots') return board.aspect;
+  const size = (key, fallback) => {
+    const opt = gm.options.find((o) => o.key === key);
+    return Number(setup.options[key] ?? (opt && opt.default)) || fallback;
+  };
+  const getter = Object.getOwnPropertyDescriptor(BOARDS.dots.prototype, 'aspect');
+  return getter ? getter.get.call({ state: { view: { width: size('width', 39), height: size('height', 32) } } }) : 39 / 32;
+}
+
 // ----- the evaluation graph of a review -----
 
 const GRAPH_W = 320;
@@ -484,7 +496,7 @@ export async function analysisPage(root, [gameParam]) {
   const evalFill = h('div', { class: 'eval-fill' });
   const evalBar = h('div', {
     class: 'eval-bar', id: 'eval-bar', role: 'meter', 'aria-valuemin': 0, 'aria-valuemax': 100, 'aria-valuenow': 50,
-    'aria-label': `${title(players[0])}'s expected score`, 'data-first': players[0], 'data-second': players[1], hidden: true,
+    'aria-label': `${title(players[0])}'s expected score`, 'data-first': players[0], 'data-second': players[1],
   }, evalFill);
   const boardHost = h('div', { class: 'board-host' }, board.el);
   const positionText = h('span', { id: 'position-text' });
@@ -516,7 +528,10 @@ export async function analysisPage(root, [gameParam]) {
   }, BUDGETS.map(([ms, label]) => h('option', { value: ms, selected: ms === budget }, label)));
   const valuesTitle = h('h2', { id: 'move-values-title' }, 'Moves');
   const valuesList = h('ol', { class: 'move-values', id: 'move-values', 'aria-labelledby': 'move-values-title' });
-  const valuesCard = h('section', { class: 'card values-card', id: 'values-card', 'aria-labelledby': 'move-values-title', hidden: true },
+  // Cold War values every move and Dots lists its candidates: their card is there from the start (nothing
+  // moves when the first answer comes); the alpha-beta games list none.
+  const listsMoves = setup.game === 'coldwar' || setup.game === 'dots';
+  const valuesCard = h('section', { class: 'card values-card', id: 'values-card', 'aria-labelledby': 'move-values-title', hidden: !listsMoves },
     valuesTitle, valuesList);
 
   const list = new MoveList({ onSelect: (p) => show(p), id: 'analysis-moves' });
@@ -549,7 +564,6 @@ export async function analysisPage(root, [gameParam]) {
         h('p', { class: 'review-actions' }, reviewButton, reviewCancel, reviewProgress),
         reviewStatus, reviewSummary, graphHost),
       setupCard()));
-  mount(root, page);
 
   function storedGameLine() {
     const g = setup.stored;
@@ -653,7 +667,7 @@ export async function analysisPage(root, [gameParam]) {
 
   function drawBoard(node) {
     boardHost.classList.remove('stale');
-    evalBar.hidden = false;
+    boardHost.style.aspectRatio = '';
     board.analysis = node.analysis;
     board.setState({ ...node.state, view: node.view }, { interactive: node.state.status === 'ongoing' });
     page.style.setProperty('--aspect', board.aspect);
@@ -668,11 +682,12 @@ export async function analysisPage(root, [gameParam]) {
   }
 
   function renderNav() {
-    root.querySelector('#analysis-ply').textContent = `${ply} / ${line.length}`;
-    root.querySelector('#analysis-first').disabled = ply === 0;
-    root.querySelector('#analysis-prev').disabled = ply === 0;
-    root.querySelector('#analysis-next').disabled = ply >= line.length;
-    root.querySelector('#analysis-last').disabled = ply >= line.length;
+    const [first, prev, counter, next, last] = nav.children;
+    counter.textContent = `${ply} / ${line.length}`;
+    first.disabled = ply === 0;
+    prev.disabled = ply === 0;
+    next.disabled = ply >= line.length;
+    last.disabled = ply >= line.length;
     page.dataset.ply = ply;
   }
 
@@ -698,7 +713,7 @@ export async function analysisPage(root, [gameParam]) {
       mount(bestLine);
       searchLine.textContent = '';
       noteLine.textContent = '';
-      valuesCard.hidden = true;
+      mount(valuesList);
       return;
     }
     evalNum.textContent = evalNumber(a.evaluation, players);
@@ -750,7 +765,7 @@ export async function analysisPage(root, [gameParam]) {
   /** Every move's value (Cold War, exact) or the engine's candidates (the searches). */
   function renderValues(a) {
     const moves = a.moves.slice().sort(moveOrder);
-    valuesCard.hidden = !moves.length;
+    valuesCard.hidden = !moves.length && !listsMoves;
     if (!moves.length) { mount(valuesList); return; }
     const exact = moves.every((m) => m.solved);
     valuesTitle.textContent = exact ? `Every move, solved (${moves.length})` : `Candidate moves (${title(a.to_move)}'s expected score)`;
@@ -861,7 +876,7 @@ export async function analysisPage(root, [gameParam]) {
       show(Math.min(ply, line.length));
     } else if (err.status === 400) {
       // A position or an option the game refused: say so by the form that set it up.
-      root.querySelector('#setup-card').open = true;
+      page.querySelector('#setup-card').open = true;
       setupError.textContent = `${errorLine.textContent} Change the position or the options.`;
     }
   }
@@ -1044,6 +1059,19 @@ export async function analysisPage(root, [gameParam]) {
     }));
   }
 
+  async function firstLook() {
+    const node = nodeAt(ply);
+    if (node.view) return;
+    try {
+      if (setup.gameId && onMainAt(ply)) {
+        const pos = await api.position(setup.gameId, ply);
+        Object.assign(node, { state: pos.state, view: pos.view });
+      } else {
+        learn(ply, node, await askEngine(requestFor(ply, Math.min(QUICK_MS, budget))), Math.min(QUICK_MS, budget));
+      }
+    } catch { /* think() asks again, and says what went wrong */ }
+  }
+
   // ----- keys: ← → Home End step through the line -----
   const keys = (event) => {
     if (event.target.closest('input, textarea, select, .board-wrap, dialog') || event.altKey || event.ctrlKey || event.metaKey) return;
@@ -1056,6 +1084,13 @@ export async function analysisPage(root, [gameParam]) {
   };
   document.addEventListener('keydown', keys);
 
+  // The first position's board (and a first look from the engine) before the page is drawn, and
+  // its room kept until then, so that nothing moves when they come.
+  const aspect = boardAspect(board, setup, gm);
+  boardHost.style.aspectRatio = String(aspect);
+  page.style.setProperty('--aspect', aspect);
+  await firstLook();
+  mount(root, page);
   renderList();
   show(ply);
   // For the browser tests and the curious: the line, the position shown and what the engine said of it.
