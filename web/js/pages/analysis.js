@@ -432,7 +432,7 @@ function fromAddress(gameId, params) {
   const plyParam = params.get('ply');
   const ply = plyParam === null ? line.length : Number(plyParam);
   return {
-    game: gameId, options, position: (params.get('position') || '').trim() || null, line, main: null, gameId: null,
+    game: gameId, options, position: (params.get('position') || '').trim() || null, line, main: line.slice(), gameId: null,
     ply: Number.isInteger(ply) ? ply : line.length, stored: null, seed: null,
   };
 }
@@ -871,6 +871,7 @@ export async function analysisPage(root, [gameParam]) {
       // The line stops before the move the rules refused; the moves before it stand.
       lineError.textContent = `${errorLine.textContent} The line stops before it.`;
       errorLine.textContent = '';
+      if (onMainAt(err.ply)) setup.main = setup.main.slice(0, err.ply - 1);
       line = line.slice(0, err.ply - 1);
       renderList();
       show(Math.min(ply, line.length));
@@ -935,7 +936,7 @@ export async function analysisPage(root, [gameParam]) {
         h('button', {
           type: 'button', id: 'back-to-game',
           onclick: () => { line = setup.main.slice(); renderList(); show(Math.min(diverge, line.length)); },
-        }, 'Back to the game'));
+        }, setup.gameId ? 'Back to the game' : 'Back to the main line'));
     }
   }
 
