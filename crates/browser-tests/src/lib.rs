@@ -286,14 +286,58 @@ impl Browser {
 
     /// Clicks the element matching `css` once it is there.
     pub async fn click(&self, css: &str) -> Result<()> {
-        let el = self.wait(css, 10).await?;
-        el.click().await.with_context(|| format!("clicking `{css}`"))
+        self.on_fresh(css, |el| async move { el.click().await }).await.with_context(|| format!("clicking `{css}`"))
     }
 
     /// Text of the element matching `css`.
     pub async fn text(&self, css: &str) -> Result<String> {
-        let el = self.wait(css, 10).await?;
-        Ok(el.text().await?)
+        self.on_fresh(css, |el| async move { el.text().await }).await.with_context(|| format!("reading `{css}`"))
+    }
+
+    /// Picks the option `value` of the `<select>` matching `css`.
+    pub async fn select(&self, css: &str, value: &str) -> Result<()> {
+        self.on_fresh(css, |el| async move { el.select_by_value(value).await })
+            .await
+            .with_context(|| format!("choosing `{value}` in `{css}`"))
+    }
+
+    /// Replaces the text of the input matching `css` with `value`.
+    pub async fn fill(&self, css: &str, value: &str) -> Result<()> {
+        self.on_fresh(css, |el| async move {
+            el.clear().await?;
+            el.send_keys(value).await
+        })
+        .await
+        .with_context(|| format!("typing `{value}` into `{css}`"))
+    }
+
+    /// Sets the form field matching `css` to `value`, whether it is a
+    /// `<select>` or an input.
+    pub async fn set_field(&self, css: &str, value: &str) -> Result<()> {
+        let tag = self.on_fresh(css, |el| async move { el.tag_name().await }).await?;
+        if tag == "select" {
+            self.select(css, value).await
+        } else {
+            self.fill(css, value).await
+        }
+    }
+
+    /// Runs `act` on the element matching `css`, finding it again when the
+    /// page replaced it in between (a "stale element": the lobby redraws its
+    /// form on every change and the clocks redraw every tick), a few times.
+    async fn on_fresh<T, F, Fut>(&self, css: &str, act: F) -> Result<T>
+    where
+        F: Fn(Element) -> Fut,
+        Fut: std::future::Future<Output = std::result::Result<T, fantoccini::error::CmdError>>,
+    {
+        let mut tries = 0;
+        loop {
+            let el = self.wait(css, 10).await?;
+            match act(el).await {
+                Err(e) if e.is_stale_element_reference() && tries < 5 => tries += 1,
+                other => return Ok(other?),
+            }
+        }
     }
 
     /// Runs `js` (a function body that ends by calling `done(value)`) and waits for the value.

@@ -55,27 +55,19 @@ async fn create_timed_game(
 ) -> Result<String> {
     b.goto(&server.url("/")).await?;
     b.wait("#new-game #game option[value='coldwar']", 20).await?;
-    b.wait("#game", 5).await?.select_by_value(game).await?;
+    b.select("#game", game).await?;
     for (key, value) in options {
-        let field = b.wait(&format!("#opt_{key}"), 5).await?;
-        if field.tag_name().await? == "select" {
-            field.select_by_value(value).await?;
-        } else {
-            field.clear().await?;
-            field.send_keys(value).await?;
-        }
+        b.set_field(&format!("#opt_{key}"), value).await?;
     }
     b.click(&format!("input[name=opponent][value={opponent}]")).await?;
     if let Some(level) = level {
-        b.wait("#level", 5).await?.select_by_value(level).await?;
+        b.select("#level", level).await?;
     }
-    b.wait("#side", 5).await?.select_by_value("0").await?;
+    b.select("#side", "0").await?;
     if let Some((base_min, inc_s)) = fischer {
-        b.wait("#time-control", 5).await?.select_by_value("fischer").await?;
+        b.select("#time-control", "fischer").await?;
         for (name, value) in [("base_min", base_min), ("inc_s", inc_s)] {
-            let field = b.wait(&format!("input[name={name}]"), 5).await?;
-            field.clear().await?;
-            field.send_keys(value).await?;
+            b.fill(&format!("input[name={name}]"), value).await?;
         }
     }
     b.click("#create-game").await?;
@@ -344,10 +336,10 @@ async fn dots_capture_by_clicking_shades_territory_and_scores() -> Result<()> {
 async fn dots_is_not_turned_round_for_red() -> Result<()> {
     let (_guard, server, b) = start_desktop().await?;
     b.goto(&server.url("/")).await?;
-    b.wait("#game", 20).await?.select_by_value("dots").await?;
+    b.select("#game", "dots").await?;
     b.click("input[name=opponent][value=ai]").await?;
-    b.wait("#level", 5).await?.select_by_value("random").await?;
-    b.wait("#side", 5).await?.select_by_value("1").await?;
+    b.select("#level", "random").await?;
+    b.select("#side", "1").await?;
     b.click("#create-game").await?;
     b.wait("svg.dots-board .dot", 20).await?;
     b.wait_js("window.tabulaGame && window.tabulaGame.state.plies >= 1", 20).await?;
@@ -403,17 +395,17 @@ async fn cordots_capture_by_clicking_under_one_competitive_clock() -> Result<()>
     // The mode alone sets a Cordots clock: the lobby hides the time-control
     // picker in every mode and says what the mode means.
     b.goto(&server.url("/")).await?;
-    b.wait("#game", 20).await?.select_by_value("cordots").await?;
-    b.wait("#opt_mode", 5).await?.select_by_value("competitive").await?;
+    b.select("#game", "cordots").await?;
+    b.select("#opt_mode", "competitive").await?;
     b.wait_js("document.querySelector('#time-control-set').hidden", 5).await?;
     b.wait_js("document.querySelector('#clock-note').textContent.includes('brings its own clock')", 5).await?;
-    b.wait("#opt_mode", 5).await?.select_by_value("untimed").await?;
+    b.select("#opt_mode", "untimed").await?;
     b.wait_js("document.querySelector('#time-control-set').hidden", 5).await?;
     b.wait_js("document.querySelector('#clock-note').textContent.includes('without a clock')", 5).await?;
     // Another game keeps the picker.
-    b.wait("#game", 5).await?.select_by_value("dots").await?;
+    b.select("#game", "dots").await?;
     b.wait_js("!document.querySelector('#time-control-set').hidden", 5).await?;
-    b.wait("#game", 5).await?.select_by_value("cordots").await?;
+    b.select("#game", "cordots").await?;
     create_game(&b, &server, "cordots", "hotseat", None, &[("mode", "competitive"), ("minutes", "20")]).await?;
     b.wait("svg.cordots-board [data-square=a1][data-piece=white-capturer]", 10).await?;
     let game = page_game(&b).await?;
@@ -945,7 +937,7 @@ async fn themes_and_sound_are_remembered() -> Result<()> {
         .await?
         .select_by_value("dark")
         .await?;
-    b.wait("#setting-board", 5).await?.select_by_value("green").await?;
+    b.select("#setting-board", "green").await?;
     b.click("#settings-close").await?;
     b.click("#sound-toggle").await?;
     b.client.refresh().await?;
@@ -991,19 +983,17 @@ async fn sign_up(b: &Browser, server: &TestServer, name: &str) -> Result<()> {
 async fn post_seek(b: &Browser, server: &TestServer, game: &str, rated: bool, fischer: (&str, &str)) -> Result<String> {
     b.goto(&server.url("/")).await?;
     b.wait("#new-game #game option[value='coldwar']", 20).await?;
-    b.wait("#game", 5).await?.select_by_value(game).await?;
+    b.select("#game", game).await?;
     b.click("input[name=opponent][value=seek]").await?;
     b.wait("#rated:not([disabled])", 5).await?;
     let checked = b.eval("return document.querySelector('#rated').checked;").await? == true;
     if checked != rated {
         b.click("label[for=rated]").await?;
     }
-    b.wait("#side", 5).await?.select_by_value("0").await?;
-    b.wait("#time-control", 5).await?.select_by_value("fischer").await?;
+    b.select("#side", "0").await?;
+    b.select("#time-control", "fischer").await?;
     for (name, value) in [("base_min", fischer.0), ("inc_s", fischer.1)] {
-        let field = b.wait(&format!("input[name={name}]"), 5).await?;
-        field.clear().await?;
-        field.send_keys(value).await?;
+        b.fill(&format!("input[name={name}]"), value).await?;
     }
     b.click("#create-game").await?;
     b.wait(&format!(".game-page[data-game={game}]"), 20).await?;
@@ -1109,11 +1099,11 @@ async fn two_players_sign_up_and_play_a_rated_seek_from_the_lobby() -> Result<()
         assert_eq!(b.text("[data-count=games] strong").await?, "1");
         // The filters: this game is a win for Ann and a loss for Bob, and a Cold War game.
         let other = if won { "loss" } else { "win" };
-        b.wait("#filter-result", 5).await?.select_by_value(other).await?;
+        b.select("#filter-result", other).await?;
         b.wait_js(&format!("!document.querySelector(\"#profile-games li[data-game-id='{id}']\")"), 10).await?;
-        b.wait("#filter-result", 5).await?.select_by_value(if won { "win" } else { "loss" }).await?;
+        b.select("#filter-result", if won { "win" } else { "loss" }).await?;
         b.wait(&format!("#profile-games li[data-game-id='{id}']"), 10).await?;
-        b.wait("#filter-game", 5).await?.select_by_value("dots").await?;
+        b.select("#filter-game", "dots").await?;
         b.wait_js(&format!("!document.querySelector(\"#profile-games li[data-game-id='{id}']\")"), 10).await?;
     }
     assert_no_page_errors(&ann).await?;
@@ -1183,7 +1173,7 @@ async fn quick_pairing_then_an_abort_before_the_first_move_changes_nothing() -> 
     // Both ask for a rated 10+5 Cumisitha game in quick pairing; the server pairs them.
     for b in [&ann, &bob] {
         b.goto(&server.url("/")).await?;
-        b.wait("#game", 20).await?.select_by_value("cumisitha").await?;
+        b.select("#game", "cumisitha").await?;
         b.wait("#pool-rated:checked", 10).await?;
         b.click("#quick-pairing button[data-tc='fischer:600+5']").await?;
     }
@@ -1210,7 +1200,7 @@ async fn quick_pairing_then_an_abort_before_the_first_move_changes_nothing() -> 
         assert_eq!(b.text("p#ratings").await?, "No rated games yet.", "{name} has no rating");
         b.wait("#rating-graph", 5).await?;
         assert_eq!(b.text("[data-count=aborted] strong").await?, "1");
-        b.wait("#filter-result", 5).await?.select_by_value("aborted").await?;
+        b.select("#filter-result", "aborted").await?;
         b.wait(&format!("#profile-games li[data-game-id='{id}'][data-outcome=aborted]"), 10).await?;
     }
     assert_no_page_errors(&bob).await?;
@@ -1312,10 +1302,10 @@ async fn direct_challenges_declined_accepted_and_to_a_bot() -> Result<()> {
         ann.goto(&server.url("/@/Bob")).await?;
         ann.click("#challenge-user").await?;
         ann.wait_js("document.querySelector('#friend').value === 'Bob'", 20).await?;
-        ann.wait("#game", 5).await?.select_by_value("coldwar").await?;
+        ann.select("#game", "coldwar").await?;
         ann.wait("#rated:not([disabled])", 5).await?;
         ann.click("label[for=rated]").await?;
-        ann.wait("#side", 5).await?.select_by_value("0").await?;
+        ann.select("#side", "0").await?;
         assert_eq!(ann.text("#create-game").await?, "Send the challenge");
         ann.click("#create-game").await?;
         ann.wait("#challenges:not([hidden]) li.challenge-out", 10).await?;
@@ -1349,8 +1339,8 @@ async fn direct_challenges_declined_accepted_and_to_a_bot() -> Result<()> {
     ann.click("#bot-list li[data-user='tabula-easy'] a").await?;
     ann.click("#challenge-user").await?;
     ann.wait_js("document.querySelector('#friend').value === 'tabula-easy'", 20).await?;
-    ann.wait("#game", 5).await?.select_by_value("coldwar").await?;
-    ann.wait("#side", 5).await?.select_by_value("0").await?;
+    ann.select("#game", "coldwar").await?;
+    ann.select("#side", "0").await?;
     ann.click("#create-game").await?;
     ann.wait_js(&format!("window.tabulaGame && window.tabulaGame.id !== {id}"), 20).await?;
     assert!(ann.text(".player-o").await?.contains("tabula-easy"), "the bot's bar");

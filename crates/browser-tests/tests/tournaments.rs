@@ -131,8 +131,8 @@ async fn a_round_robin_is_created_joined_played_and_its_standings_update() -> Re
     ann.click("#new-tournament").await?;
     ann.wait("#tournament-form #t-game option[value=coldwar]", 20).await?;
     ann.wait("#t-name", 5).await?.send_keys("Tuesday Cup").await?;
-    ann.wait("#t-game", 5).await?.select_by_value("coldwar").await?;
-    ann.wait("#t-time-control", 5).await?.select_by_value("none").await?;
+    ann.select("#t-game", "coldwar").await?;
+    ann.select("#t-time-control", "none").await?;
     ann.click("label[for=system-round_robin]").await?;
     let cycles = ann.wait("#t-cycles", 5).await?;
     cycles.clear().await?;

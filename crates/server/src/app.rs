@@ -197,6 +197,8 @@ pub struct App {
     tournament_games: Mutex<HashMap<String, (String, u32)>>,
     /// The tournaments in play (see `tournaments.rs`).
     pub(crate) tournaments: crate::tournaments::Tournaments,
+    /// The analysis board's engine slots (see `analysis.rs`).
+    pub(crate) analyses: crate::analysis::AnalysisSlots,
 }
 
 /// Connections per account (WebSockets and Bot API streams), for the
@@ -262,6 +264,7 @@ impl App {
             registry: cfg.registry,
             time: cfg.time.clone(),
             ai: AiPool::new(cfg.ai.thinkers()),
+            analyses: crate::analysis::AnalysisSlots::new(&cfg.analysis),
             limits: Limits::new(&cfg.rate, &cfg.time),
             conns,
             cfg,

@@ -23,6 +23,8 @@ pub struct Config {
     pub ai: AiLimits,
     /// First-move timer, expiry and eviction.
     pub rooms: RoomTimes,
+    /// The analysis board's engine (`POST /api/analysis`).
+    pub analysis: AnalysisLimits,
 }
 
 impl Config {
@@ -36,6 +38,7 @@ impl Config {
             rate: RateLimits::default(),
             ai: AiLimits::default(),
             rooms: RoomTimes::default(),
+            analysis: AnalysisLimits::default(),
         }
     }
 }
@@ -134,6 +137,9 @@ pub struct RateLimits {
     pub logins_per_account: Rate,
     /// Accounts made from one address.
     pub signups: Rate,
+    /// Positions analysed (`POST /api/analysis`); a game review asks for
+    /// one per move, so the burst is large.
+    pub analyses: Rate,
 }
 
 impl Default for RateLimits {
@@ -146,6 +152,7 @@ impl Default for RateLimits {
             logins: Rate { per_minute: 10, burst: 20 },
             logins_per_account: Rate { per_minute: 1, burst: 5 },
             signups: Rate { per_minute: 1, burst: 5 },
+            analyses: Rate { per_minute: 600, burst: 60 },
         }
     }
 }
@@ -161,6 +168,39 @@ impl RateLimits {
             logins: Rate::UNLIMITED,
             logins_per_account: Rate::UNLIMITED,
             signups: Rate::UNLIMITED,
+            analyses: Rate::UNLIMITED,
+        }
+    }
+}
+
+/// The analysis board's engine. It runs beside the AI seats, never in a
+/// game's room, and has slots of its own so that analyses never delay an
+/// AI's move (and the other way round).
+#[derive(Debug, Clone)]
+pub struct AnalysisLimits {
+    /// The longest an analysis may think, whatever the request asks.
+    pub max_ms: u64,
+    /// The thinking time when a request names none.
+    pub default_ms: u64,
+    /// Analyses running at once; 0 means half the CPU cores (at least one).
+    pub max_running: usize,
+    /// Analyses waiting for a slot; past it, requests get `503 busy`.
+    pub max_waiting: usize,
+}
+
+impl Default for AnalysisLimits {
+    fn default() -> Self {
+        AnalysisLimits { max_ms: 3_000, default_ms: 1_000, max_running: 0, max_waiting: 8 }
+    }
+}
+
+impl AnalysisLimits {
+    /// `max_running`, with 0 resolved to half the cores.
+    pub fn slots(&self) -> usize {
+        if self.max_running > 0 {
+            self.max_running
+        } else {
+            (std::thread::available_parallelism().map(|n| n.get()).unwrap_or(2) / 2).max(1)
         }
     }
 }

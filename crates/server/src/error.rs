@@ -21,12 +21,20 @@ pub struct ApiError {
     pub message: String,
     /// Seconds to wait before trying again (429 and 503).
     pub retry_after_secs: Option<u64>,
+    /// For a refused move of a list: its number in the list, from 1.
+    pub ply: Option<usize>,
 }
 
 impl ApiError {
     /// Any error.
     pub fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> Self {
-        ApiError { status, code, message: tabula_core::error::shorten_quotes(message.into()), retry_after_secs: None }
+        ApiError {
+            status,
+            code,
+            message: tabula_core::error::shorten_quotes(message.into()),
+            retry_after_secs: None,
+            ply: None,
+        }
     }
     /// 400 with this code.
     pub fn bad_request(code: &'static str, message: impl Into<String>) -> Self {
@@ -55,7 +63,11 @@ impl ApiError {
 
     /// The `error` object inside every error message.
     pub fn body(&self) -> serde_json::Value {
-        json!({ "code": self.code, "message": self.message })
+        let mut body = json!({ "code": self.code, "message": self.message });
+        if let Some(ply) = self.ply {
+            body["ply"] = json!(ply);
+        }
+        body
     }
 }
 

@@ -50,6 +50,7 @@ pub fn router(app: AppState) -> Router {
         .route("/api/games/{id}/positions/{ply}", get(position_at))
         .route("/api/games/{id}/claim", post(claim))
         .route("/api/games/{id}/ws", get(crate::ws::upgrade))
+        .route("/api/analysis", post(crate::analysis::analyse))
         .route("/api/seeks", get(seeks))
         .route("/api/account", get(crate::account_http::me))
         .route("/api/account/signup", post(crate::account_http::signup))

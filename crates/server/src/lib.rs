@@ -16,6 +16,7 @@
 mod account_http;
 pub mod accounts;
 mod ai;
+mod analysis;
 mod app;
 mod bot_api;
 mod challenges;

@@ -58,6 +58,7 @@ pub(crate) struct Limits {
     logins: Limit,
     logins_per_account: Limit<String>,
     signups: Limit,
+    analyses: Limit,
 }
 
 impl Limits {
@@ -70,6 +71,7 @@ impl Limits {
             logins: Limit::new(rates.logins, time, "login attempts"),
             logins_per_account: Limit::<String>::new(rates.logins_per_account, time, "login attempts on this account"),
             signups: Limit::new(rates.signups, time, "new accounts"),
+            analyses: Limit::new(rates.analyses, time, "analyses"),
         }
     }
 
@@ -104,6 +106,11 @@ impl Limits {
         self.signups.check(client)
     }
 
+    /// A position to analyse.
+    pub fn check_analysis(&self, client: IpAddr) -> Result<(), ApiError> {
+        self.analyses.check(client)
+    }
+
     /// Drop the state of clients whose buckets are full again.
     pub fn forget_quiet_clients(&self) {
         self.moves.forget_quiet();
@@ -113,5 +120,6 @@ impl Limits {
         self.logins.forget_quiet();
         self.logins_per_account.forget_quiet();
         self.signups.forget_quiet();
+        self.analyses.forget_quiet();
     }
 }

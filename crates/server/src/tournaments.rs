@@ -263,6 +263,29 @@ fn game_clock(meta: &Meta, settings: &GameSettings) -> Result<TimeControl, ApiEr
     }
 }
 
+/// The game option that says which stage of a championship a game belongs
+/// to (`stage=group|knockout`), for the games whose rules differ there.
+const STAGE: &str = "stage";
+
+/// A game with a knockout stage (Dots: a level score at the move limit goes
+/// to extra time instead of being a draw) plays a knockout's games at that
+/// stage, unless the creator set the stage of those games: a form that knows
+/// nothing of the game's rules still makes a knockout by its rules.
+fn knockout_stage_by_default(game: &dyn tabula_core::DynGame, system: &mut System) {
+    let has_knockout_stage =
+        game.option_specs().iter().any(|spec| spec.key == STAGE && spec.values.split('|').any(|v| v == "knockout"));
+    if !has_knockout_stage {
+        return;
+    }
+    if let System::Knockout { rules } | System::Championship { knockout: rules, .. } = system {
+        for settings in [&mut rules.settings, &mut rules.tiebreak_settings, &mut rules.decider_settings] {
+            if !settings.options.iter().any(|(k, _)| k.trim().eq_ignore_ascii_case(STAGE)) {
+                settings.options.push((STAGE.into(), "knockout".into()));
+            }
+        }
+    }
+}
+
 /// Every set of per-game settings a system can use.
 fn all_settings(config: &Config) -> Vec<(&'static str, GameSettings)> {
     let mut out = vec![("settings", config.settings.clone())];
@@ -911,9 +934,10 @@ pub(crate) async fn create(
         return Err(bad(format!("a tournament's name is 1 to {MAX_NAME_CHARS} printable characters")));
     }
     let game = app.registry.get(&req.game)?;
-    let options = game.normalize_options(&crate::http::option_texts(req.options)?)?;
+    let asked_options = crate::http::option_texts(req.options)?;
+    let options = game.normalize_options(&asked_options)?;
     let time_control = parse_time_control(req.time_control.as_ref().unwrap_or(&Value::Null))?;
-    let system: System = serde_json::from_value(req.system.clone()).map_err(|e| {
+    let mut system: System = serde_json::from_value(req.system.clone()).map_err(|e| {
         ApiError::bad_request(
             "bad_system",
             format!("system: {e} (e.g. {{\"kind\":\"round_robin\",\"cycles\":1}}, {{\"kind\":\"swiss\",\"rounds\":5}}, knockout, arena, championship)"),
@@ -942,6 +966,9 @@ pub(crate) async fn create(
     let max_players = req.max_players.unwrap_or(MAX_PLAYERS);
     if !(2..=MAX_PLAYERS).contains(&max_players) {
         return Err(bad(format!("max_players must be from 2 to {MAX_PLAYERS}")));
+    }
+    if !asked_options.iter().any(|(k, _)| k.trim().eq_ignore_ascii_case(STAGE)) {
+        knockout_stage_by_default(game, &mut system);
     }
     let mut config = Config::new(system);
     config.max_players = Some(max_players);
@@ -1211,6 +1238,34 @@ mod tests {
         assert_eq!(points_text(4), "2");
         assert_eq!(result_text(&GameResult::Forfeit { winner: None }), "0-0");
         assert_eq!(result_text(&GameResult::draw()), "½-½");
+    }
+
+    #[test]
+    fn a_knockout_of_a_game_with_stages_plays_at_the_knockout_stage_unless_told_otherwise() {
+        let dots = tabula_games::REGISTRY.get("dots").unwrap();
+        let knockout = || System::Knockout { rules: Default::default() };
+        let mut system = knockout();
+        knockout_stage_by_default(dots, &mut system);
+        let System::Knockout { rules } = &system else { unreachable!() };
+        for s in [&rules.settings, &rules.tiebreak_settings, &rules.decider_settings] {
+            assert_eq!(s.options, vec![("stage".to_string(), "knockout".to_string())]);
+        }
+        // A stage the creator chose stays.
+        let mut system = knockout();
+        if let System::Knockout { rules } = &mut system {
+            rules.decider_settings = GameSettings::option("stage", "group");
+        }
+        knockout_stage_by_default(dots, &mut system);
+        let System::Knockout { rules } = &system else { unreachable!() };
+        assert_eq!(rules.decider_settings.options, vec![("stage".to_string(), "group".to_string())]);
+        // A game without stages, and a system without a knockout, are left alone.
+        let mut system = knockout();
+        knockout_stage_by_default(tabula_games::REGISTRY.get("coldwar").unwrap(), &mut system);
+        let System::Knockout { rules } = &system else { unreachable!() };
+        assert!(rules.settings.is_empty());
+        let mut system = System::Swiss { rounds: 3 };
+        knockout_stage_by_default(dots, &mut system);
+        assert_eq!(serde_json::to_value(&system).unwrap(), serde_json::to_value(System::Swiss { rounds: 3 }).unwrap());
     }
 
     #[test]
