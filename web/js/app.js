@@ -34,6 +34,8 @@ const routes = [
   [/^\/tournaments$/, tournamentsPage],
   [/^\/tournaments\/new$/, newTournamentPage],
   [/^\/tournament\/([^/]+)$/, tournamentPage],
+  // Evaluated only when first opened (index.html still preloads it).
+  [/^\/analysis(?:\/([a-z]+))?$/, async (root, args) => (await import('./pages/analysis.js')).analysisPage(root, args)],
 ];
 
 applySettings();

@@ -223,6 +223,8 @@ export async function gamePage(root, [gameId]) {
       ' · ',
       h('a', { href: `/replay/${gameId}`, 'data-link': true }, 'Replay'),
       ' · ',
+      // Analysing is for games that are over: the engine's view is no help to give a player mid-game.
+      game.result ? [h('a', { href: `/analysis?game=${encodeURIComponent(gameId)}&ply=${game.moves.length}`, 'data-link': true, id: 'analyse-link' }, 'Analyse'), ' · '] : null,
       h('a', { href: `/howto/${game.game}`, 'data-link': true }, 'Rules'));
     tick();
   };

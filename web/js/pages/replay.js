@@ -21,11 +21,13 @@ export async function replayPage(root, [gameId]) {
   const info = h('p', { class: 'status-line' });
   const error = h('p', { class: 'error' });
   const nameOf = (m) => m.display || m.move;
+  const analyse = h('a', { href: `/analysis?game=${encodeURIComponent(gameId)}&ply=${total}`, 'data-link': true, class: 'button', id: 'analyse-link' }, 'Analyse');
 
   const go = async (target) => {
     ply = Math.max(0, Math.min(total, target));
     slider.value = ply;
     label.textContent = `${ply} / ${total}`;
+    analyse.setAttribute('href', `/analysis?game=${encodeURIComponent(gameId)}&ply=${ply}`);
     list.mark(ply);
     try {
       if (!cache.has(ply)) cache.set(ply, await api.position(gameId, ply));
@@ -70,6 +72,7 @@ export async function replayPage(root, [gameId]) {
         h('p', {},
           button('Flip board', 'flip', () => { flipped = !flipped; board.setFlipped(flipped); }),
           ' ', h('a', { href: api.exportUrl(gameId), download: '', class: 'button', id: 'export' }, `Export ${game.record_format.toUpperCase()}`),
+          game.result ? [' ', analyse] : null,
           ' ', h('a', { href: `/game/${gameId}`, 'data-link': true }, 'Game page'))),
       h('section', { class: 'card moves-card' }, h('h2', {}, 'Moves'), list.el))));
 
