@@ -39,6 +39,7 @@ export class CordotsBoard extends GridBoard {
   get boardClass() { return 'cordots-board'; }
   get cell() { return 56; }
   get top() { return this.bands ? BAND : 0; }
+  get bottom() { return this.bands ? BAND : 0; }
   get rightPad() { return this.bands ? 8 : 0; }
 
   parseMove(move) {
@@ -126,7 +127,7 @@ export class CordotsBoard extends GridBoard {
     const top = this.flipped ? 'white' : 'black';
     const bottom = this.flipped ? 'black' : 'white';
     svg.append(this.reserveBand(top, 4, view));
-    svg.append(this.reserveBand(bottom, BAND + this.cell * 8 + 22, view));
+    svg.append(this.reserveBand(bottom, BAND + this.cell * 8 + this.margin, view));
   }
 
   reserveBand(color, y, view) {

@@ -42,10 +42,12 @@ export class GridBoard extends BoardBase {
   get margin() { return 22; }
   /** Space above the squares. */
   get top() { return 0; }
+  /** Space below the file letters. */
+  get bottom() { return 0; }
 
   /** Width over height of the drawing (the page sizes the board with it). */
   get aspect() {
-    return (this.margin + this.cell * this.files + this.rightPad) / (this.top + this.cell * this.ranks + this.margin);
+    return (this.margin + this.cell * this.files + this.rightPad) / (this.top + this.cell * this.ranks + this.margin + this.bottom);
   }
 
   squareName(f, r) {
@@ -370,7 +372,7 @@ export class GridBoard extends BoardBase {
   render() {
     const cell = this.cell;
     const width = this.margin + cell * this.files + this.rightPad;
-    const height = this.top + cell * this.ranks + this.margin;
+    const height = this.top + cell * this.ranks + this.margin + this.bottom;
     const svg = s('svg', {
       viewBox: `0 0 ${width} ${height}`, class: `board ${this.boardClass}`, 'aria-hidden': 'true',
     });
@@ -421,7 +423,7 @@ export class GridBoard extends BoardBase {
   drawCoordinates(svg, height) {
     for (let i = 0; i < this.files; i++) {
       const file = this.flipped ? this.files - 1 - i : i;
-      svg.append(s('text', { x: this.margin + i * this.cell + this.cell / 2, y: height - 6, class: 'coord', 'text-anchor': 'middle' }, FILES[file]));
+      svg.append(s('text', { x: this.margin + i * this.cell + this.cell / 2, y: height - this.bottom - 6, class: 'coord', 'text-anchor': 'middle' }, FILES[file]));
     }
     for (let i = 0; i < this.ranks; i++) {
       const rank = this.flipped ? i + 1 : this.ranks - i;
