@@ -2,15 +2,6 @@
 // every non-API path with index.html, so deep links work.
 
 import { h, mount } from './dom.js';
-import { lobbyPage } from './pages/lobby.js';
-import { gamePage } from './pages/game.js';
-import { howtoPage } from './pages/howto.js';
-import { replayPage } from './pages/replay.js';
-import { loginPage, signupPage } from './pages/auth.js';
-import { profilePage } from './pages/profile.js';
-import { leaderboardPage, botsPage } from './pages/leaderboard.js';
-import { tournamentsPage, newTournamentPage } from './pages/tournaments.js';
-import { tournamentPage } from './pages/tournament.js';
 import { accountControls, rememberPage } from './account.js';
 import { applySettings, settingsControls } from './settings.js';
 import './sound.js';
@@ -21,22 +12,40 @@ window.tabulaErrors = [];
 window.addEventListener('error', (event) => window.tabulaErrors.push(String(event.message)));
 window.addEventListener('unhandledrejection', (event) => window.tabulaErrors.push(String(event.reason)));
 
+// Each page's module is imported when the page is first opened: a first
+// visit then downloads only what it shows (index.html preloads the opened
+// page's modules, and preloadOtherPages the rest once it is drawn).
+const page = (load, name) => async (root, args) => (await load())[name](root, args);
 const routes = [
-  [/^\/$/, lobbyPage],
-  [/^\/game\/([^/]+)$/, gamePage],
-  [/^\/replay\/([^/]+)$/, replayPage],
-  [/^\/howto(?:\/([a-z]+))?$/, howtoPage],
-  [/^\/login$/, loginPage],
-  [/^\/signup$/, signupPage],
-  [/^\/@\/([^/]+)$/, profilePage],
-  [/^\/leaderboard$/, leaderboardPage],
-  [/^\/bots$/, botsPage],
-  [/^\/tournaments$/, tournamentsPage],
-  [/^\/tournaments\/new$/, newTournamentPage],
-  [/^\/tournament\/([^/]+)$/, tournamentPage],
-  // Evaluated only when first opened (index.html still preloads it).
-  [/^\/analysis(?:\/([a-z]+))?$/, async (root, args) => (await import('./pages/analysis.js')).analysisPage(root, args)],
+  [/^\/$/, page(() => import('./pages/lobby.js'), 'lobbyPage')],
+  [/^\/game\/([^/]+)$/, page(() => import('./pages/game.js'), 'gamePage')],
+  [/^\/replay\/([^/]+)$/, page(() => import('./pages/replay.js'), 'replayPage')],
+  [/^\/howto(?:\/([a-z]+))?$/, page(() => import('./pages/howto.js'), 'howtoPage')],
+  [/^\/login$/, page(() => import('./pages/auth.js'), 'loginPage')],
+  [/^\/signup$/, page(() => import('./pages/auth.js'), 'signupPage')],
+  [/^\/@\/([^/]+)$/, page(() => import('./pages/profile.js'), 'profilePage')],
+  [/^\/leaderboard$/, page(() => import('./pages/leaderboard.js'), 'leaderboardPage')],
+  [/^\/bots$/, page(() => import('./pages/leaderboard.js'), 'botsPage')],
+  [/^\/tournaments$/, page(() => import('./pages/tournaments.js'), 'tournamentsPage')],
+  [/^\/tournaments\/new$/, page(() => import('./pages/tournaments.js'), 'newTournamentPage')],
+  [/^\/tournament\/([^/]+)$/, page(() => import('./pages/tournament.js'), 'tournamentPage')],
+  [/^\/analysis(?:\/([a-z]+))?$/, page(() => import('./pages/analysis.js'), 'analysisPage')],
 ];
+
+/** Once the first page is drawn, preload every other page's modules (the
+ * lists in index.html), so later navigation waits for no download. */
+function preloadOtherPages() {
+  const have = new Set([...document.querySelectorAll('link[rel=modulepreload]')].map((l) => l.getAttribute('href')));
+  let lists = [];
+  try { lists = JSON.parse(document.getElementById('page-modules').textContent); } catch { return; }
+  for (const { modules } of lists) {
+    for (const href of modules) {
+      if (have.has(href)) continue;
+      have.add(href);
+      document.head.append(h('link', { rel: 'modulepreload', href }));
+    }
+  }
+}
 
 applySettings();
 document.getElementById('topbar-tools').append(...settingsControls());
@@ -82,4 +91,4 @@ document.addEventListener('click', (event) => {
 window.addEventListener('popstate', route);
 // Logging out (or in, elsewhere than its own form) redraws the page for the new viewer.
 window.addEventListener('tabula-account', () => { if (!/^\/(login|signup)$/.test(location.pathname)) route(); });
-route();
+route().then(() => (window.requestIdleCallback || setTimeout)(preloadOtherPages));

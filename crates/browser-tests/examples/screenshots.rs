@@ -1,7 +1,10 @@
 //! Screenshots of every page at 1366×768 (a laptop) and 390×844 (a phone),
 //! for people to look at: the lobby, a game of each kind in progress (as a
 //! player), a finished game, a waiting invite game, a replay and the How to
-//! play pages, in the light and the dark theme.
+//! play pages, the analysis board (a finished game, a pasted Cumisitha
+//! line, Dots), the accounts pages (sign-up, log-in, a profile, the
+//! leaderboard, bots) and the tournament pages (list, form, a tournament),
+//! in the light and the dark theme.
 //!
 //!     cargo run --release -p tabula-browser-tests --example screenshots
 //!
@@ -116,10 +119,51 @@ async fn main() -> Result<()> {
             pages.push((name.to_string(), format!("/game/{id}"), Some((id.clone(), json!({ seat: token })))));
             if name == "coldwar-finished" {
                 pages.push(("replay".into(), format!("/replay/{id}"), None));
+                pages.push(("analysis-coldwar-game".into(), format!("/analysis?game={id}&ply=6"), None));
             }
             if name == "coldwar-waiting" {
                 invites.push((id.clone(), made["invites"].clone()));
             }
+        }
+        pages.push((
+            "analysis-cumisitha".into(),
+            "/analysis/cumisitha?moves=e4%20e5%20Nf3%20Nc6%20Bb5%20a6".into(),
+            None,
+        ));
+        pages.push((
+            "analysis-dots".into(),
+            "/analysis/dots?moves=15-12%2016-12%2015-13%2016-13%2017-13%2016-14".into(),
+            None,
+        ));
+        // An account with a rated history and a tournament it created.
+        b.fetch_json(
+            "POST",
+            "/api/account/signup",
+            Some(json!({"username": "Ann", "password": "correct horse battery"})),
+        )
+        .await?;
+        let created = b
+            .fetch_json(
+                "POST",
+                "/api/tournaments",
+                Some(json!({"name": "Friday Arena", "game": "coldwar", "options": {}, "time_control": "none",
+                    "system": {"kind": "round_robin"}, "rated": false, "starts_in_s": 3600, "max_players": 8,
+                    "bots_allowed": true})),
+            )
+            .await?;
+        let tournament = created["tournament"]["id"].as_str().unwrap_or_default().to_string();
+        b.fetch_json("POST", &format!("/api/tournaments/{tournament}/join"), Some(json!({}))).await?;
+        for (name, path) in [
+            ("signup", "/signup".to_string()),
+            ("login", "/login".to_string()),
+            ("profile", "/@/Ann".to_string()),
+            ("leaderboard", "/leaderboard".to_string()),
+            ("bots", "/bots".to_string()),
+            ("tournaments", "/tournaments".to_string()),
+            ("tournament-new", "/tournaments/new".to_string()),
+            ("tournament", format!("/tournament/{tournament}")),
+        ] {
+            pages.push((name.into(), path, None));
         }
         b.close().await?;
     }

@@ -352,6 +352,29 @@ impl Browser {
         self.client.execute_async(&script, vec![]).await.with_context(|| format!("running `{js}`"))
     }
 
+    /// One API request made from the page, so it carries the page's session
+    /// cookie; the JSON answer, or an error naming the status when it is not
+    /// a success.
+    pub async fn fetch_json(&self, method: &str, path: &str, body: Option<Value>) -> Result<Value> {
+        // Each as a JSON string, which is a JavaScript string literal too.
+        let body = json!(body.map(|v| v.to_string()).unwrap_or_default());
+        let (path, method) = (json!(path), json!(method));
+        let answer = self
+            .eval_async(&format!(
+                "const body = {body};
+                 fetch({path}, {{method: {method}, headers: body ? {{'content-type': 'application/json'}} : {{}}, body: body || undefined}})
+                   .then(async r => done({{status: r.status, text: await r.text()}}))
+                   .catch(e => done({{status: 0, text: String(e)}}));"
+            ))
+            .await?;
+        let status = answer["status"].as_u64().unwrap_or(0);
+        let text = answer["text"].as_str().unwrap_or_default();
+        if !(200..300).contains(&status) {
+            bail!("{method} {path} answered {status}: {text}");
+        }
+        serde_json::from_str(text).with_context(|| format!("{method} {path} answered {text}"))
+    }
+
     /// A mouse click at a point of the viewport (CSS pixels).
     pub async fn click_at(&self, x: f64, y: f64) -> Result<()> {
         let mouse = MouseActions::new("mouse".into())

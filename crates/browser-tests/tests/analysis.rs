@@ -44,31 +44,12 @@ async fn start(size: (u32, u32)) -> Result<(tokio::sync::MutexGuard<'static, ()>
     Ok((guard, server, browser))
 }
 
-/// One API request from the page; fails on an error status.
-async fn call(b: &Browser, method: &str, path: &str, body: Option<Value>) -> Result<Value> {
-    let body = json!(body.map(|v| v.to_string()).unwrap_or_default());
-    let (path, method) = (json!(path), json!(method));
-    let answer = b
-        .eval_async(&format!(
-            "const body = {body};
-             fetch({path}, {{method: {method}, headers: body ? {{'content-type': 'application/json'}} : {{}}, body: body || undefined}})
-               .then(async r => done({{status: r.status, text: await r.text()}}))
-               .catch(e => done({{status: 0, text: String(e)}}));"
-        ))
-        .await?;
-    let status = answer["status"].as_u64().unwrap_or(0);
-    let text = answer["text"].as_str().unwrap_or_default();
-    if !(200..300).contains(&status) {
-        bail!("{method} {path} answered {status}: {text}");
-    }
-    serde_json::from_str(text).with_context(|| format!("{method} {path} answered {text}"))
-}
-
 /// The server's analysis of `game` after `moves`, asked again while it says `retry`.
 async fn api_analysis(b: &Browser, game: &str, moves: &[&str]) -> Result<Value> {
     for _ in 0..200 {
-        let answer =
-            call(b, "POST", "/api/analysis", Some(json!({"game": game, "moves": moves, "budget_ms": 300}))).await?;
+        let answer = b
+            .fetch_json("POST", "/api/analysis", Some(json!({"game": game, "moves": moves, "budget_ms": 300})))
+            .await?;
         if answer["analysis"]["retry"] != true {
             return Ok(answer);
         }
@@ -245,20 +226,21 @@ async fn a_finished_game_is_reviewed_and_a_pasted_cumisitha_line_is_analysed() -
     b.goto(&server.url("/")).await?;
     b.wait("#new-game", 20).await?;
     // A hot-seat Cold War game played through the API, then resigned: a finished game.
-    let created =
-        call(&b, "POST", "/api/games", Some(json!({"game": "coldwar", "seats": [{"kind": "me"}, {"kind": "me"}]})))
-            .await?;
+    let created = b
+        .fetch_json("POST", "/api/games", Some(json!({"game": "coldwar", "seats": [{"kind": "me"}, {"kind": "me"}]})))
+        .await?;
     let id = created["game"]["id"].as_str().context("a game id")?.to_string();
     let tokens = created["tokens"].clone();
     let mut game = created["game"].clone();
     for mv in COLDWAR_LINE {
         let token = &tokens[game["state"]["to_move"].as_str().unwrap_or_default()];
-        game = call(&b, "POST", &format!("/api/games/{id}/move"), Some(json!({"token": token, "move": mv}))).await?
-            ["game"]
+        game = b
+            .fetch_json("POST", &format!("/api/games/{id}/move"), Some(json!({"token": token, "move": mv})))
+            .await?["game"]
             .clone();
     }
     let token = &tokens[game["state"]["to_move"].as_str().unwrap_or_default()];
-    call(&b, "POST", &format!("/api/games/{id}/resign"), Some(json!({"token": token}))).await?;
+    b.fetch_json("POST", &format!("/api/games/{id}/resign"), Some(json!({"token": token}))).await?;
 
     // Its page links to the analysis board, which opens on the last move.
     b.goto(&server.url(&format!("/game/{id}"))).await?;

@@ -1,5 +1,7 @@
 //! The front end's files, read as text (no browser needed).
 
+use serde_json::Value;
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 fn modules(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -13,27 +15,104 @@ fn modules(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// index.html preloads the whole module graph, so the browser fetches every
-/// module at once: a new module must be listed there, and nothing listed may
-/// be missing.
-#[test]
-fn index_html_preloads_every_module() {
-    let web = tabula_browser_tests::workspace_root().join("web");
-    let html = std::fs::read_to_string(web.join("index.html")).expect("web/index.html");
-    let preloaded: Vec<&str> = html
+/// The static imports of the module at `url` (`/js/...`), as URLs: every
+/// `import ... from '...'` and `import '...'` (dynamic `import()` is not one).
+fn static_imports(web: &Path, url: &str) -> Vec<String> {
+    let text = std::fs::read_to_string(web.join(url.trim_start_matches('/'))).unwrap_or_else(|e| panic!("{url}: {e}"));
+    let dir = Path::new(url).parent().expect("a module's directory").to_path_buf();
+    let mut out = Vec::new();
+    // Imports sit at the start of a line and may span several.
+    for statement in text.split("\nimport ").skip(1).chain(text.strip_prefix("import ").into_iter()) {
+        let head = statement.split(';').next().unwrap_or_default();
+        let Some(spec) = head.rsplit('\'').nth(1) else { continue };
+        let mut path = dir.clone();
+        for part in spec.split('/') {
+            match part {
+                "." => {}
+                ".." => {
+                    path.pop();
+                }
+                name => path.push(name),
+            }
+        }
+        out.push(path.display().to_string());
+    }
+    out
+}
+
+/// The module at `url` and everything it imports statically, directly or not.
+fn closure(web: &Path, url: &str) -> BTreeSet<String> {
+    let mut seen = BTreeSet::new();
+    let mut todo = vec![url.to_string()];
+    while let Some(next) = todo.pop() {
+        if seen.insert(next.clone()) {
+            todo.extend(static_imports(web, &next));
+        }
+    }
+    seen
+}
+
+/// What index.html preloads: the `<link rel="modulepreload">` URLs, and the
+/// per-page lists of `#page-modules` as (address pattern, modules).
+fn preloads(html: &str) -> (BTreeSet<String>, Vec<(String, Vec<String>)>) {
+    let links = html
         .split("<link rel=\"modulepreload\" href=\"")
         .skip(1)
-        .map(|rest| rest.split('"').next().unwrap_or_default())
+        .map(|rest| rest.split('"').next().unwrap_or_default().to_string())
         .collect();
+    let json = html
+        .split("<script type=\"application/json\" id=\"page-modules\">")
+        .nth(1)
+        .and_then(|rest| rest.split("</script>").next())
+        .expect("index.html has the page-modules list");
+    let lists: Vec<Value> = serde_json::from_str(json).expect("page-modules is JSON");
+    let pages = lists
+        .iter()
+        .map(|p| {
+            let modules = p["modules"].as_array().expect("modules").iter().map(|m| m.as_str().unwrap().to_string());
+            (p["path"].as_str().expect("path").to_string(), modules.collect())
+        })
+        .collect();
+    (links, pages)
+}
+
+/// index.html preloads the modules every page needs (js/app.js and its
+/// static imports) at once, and for each page the rest of its module graph:
+/// a page's list must hold exactly what its module imports beyond those, so
+/// the opened page waits for one round of downloads, and every module is in
+/// some list (app.js preloads them all once a page is drawn).
+#[test]
+fn index_html_preloads_each_pages_module_graph() {
+    let web = tabula_browser_tests::workspace_root().join("web");
+    let html = std::fs::read_to_string(web.join("index.html")).expect("web/index.html");
+    let (links, pages) = preloads(&html);
+    let core = closure(&web, "/js/app.js");
+    assert_eq!(links, core, "index.html's modulepreload links are app.js and its static imports");
+    let app = std::fs::read_to_string(web.join("js/app.js")).expect("web/js/app.js");
+    let lazy: BTreeSet<String> = app
+        .split("import('./pages/")
+        .skip(1)
+        .map(|rest| format!("/js/pages/{}", rest.split('\'').next().unwrap_or_default()))
+        .collect();
+    assert!(lazy.len() >= 10, "app.js imports its pages when opened: {lazy:?}");
+    let mut listed = core.clone();
+    for page in &lazy {
+        let (path, modules) = pages
+            .iter()
+            .find(|(_, modules)| modules.first() == Some(page))
+            .unwrap_or_else(|| panic!("index.html has no preload list starting with {page}"));
+        let want: BTreeSet<String> = closure(&web, page).difference(&core).cloned().collect();
+        let have: BTreeSet<String> = modules.iter().cloned().collect();
+        assert_eq!(have, want, "the preload list for {path} is {page} and what it imports beyond app.js's");
+        assert_eq!(have.len(), modules.len(), "the preload list for {path} names a module twice");
+        listed.extend(have);
+    }
+    assert_eq!(pages.len(), lazy.len(), "one preload list per page module: {pages:?}");
     let mut files = Vec::new();
     modules(&web.join("js"), &mut files);
-    assert!(files.len() > 10, "found the modules: {files:?}");
     for file in &files {
         let url = format!("/{}", file.strip_prefix(&web).unwrap().display());
-        assert!(preloaded.contains(&url.as_str()), "index.html does not preload {url}");
-    }
-    for url in &preloaded {
-        assert!(web.join(url.trim_start_matches('/')).is_file(), "index.html preloads {url}, which does not exist");
+        assert!(listed.contains(&url), "index.html preloads {url} for no page (is it used?)");
     }
 }
 

@@ -27,27 +27,6 @@ async fn sign_up(b: &Browser, server: &TestServer, name: &str) -> Result<()> {
     Ok(())
 }
 
-/// One API request from the page (with its session cookie); fails on an error status.
-async fn call(b: &Browser, method: &str, path: &str, body: Option<Value>) -> Result<Value> {
-    // Each as a JSON string, which is a JavaScript string literal too.
-    let body = json!(body.map(|v| v.to_string()).unwrap_or_default());
-    let (path, method) = (json!(path), json!(method));
-    let answer = b
-        .eval_async(&format!(
-            "const body = {body};
-             fetch({path}, {{method: {method}, headers: body ? {{'content-type': 'application/json'}} : {{}}, body: body || undefined}})
-               .then(async r => done({{status: r.status, text: await r.text()}}))
-               .catch(e => done({{status: 0, text: String(e)}}));"
-        ))
-        .await?;
-    let status = answer["status"].as_u64().unwrap_or(0);
-    let text = answer["text"].as_str().unwrap_or_default();
-    if !(200..300).contains(&status) {
-        bail!("{method} {path} answered {status}: {text}");
-    }
-    serde_json::from_str(text).with_context(|| format!("{method} {path} answered {text}"))
-}
-
 /// Fails when the page has met a script error (the app keeps them in `window.tabulaErrors`).
 async fn assert_no_page_errors(b: &Browser) -> Result<()> {
     let errors = b.eval("return window.tabulaErrors || ['the app did not start'];").await?;
@@ -92,7 +71,7 @@ fn weak_coldwar_move(game: &Value) -> String {
 /// `strong` greedily, `weak` weakly. Returns the final game.
 async fn play_to_the_end(strong: (&Browser, &str), weak: (&Browser, &str), id: &str) -> Result<Value> {
     for _ in 0..600 {
-        let game = call(strong.0, "GET", &format!("/api/games/{id}"), None).await?;
+        let game = strong.0.fetch_json("GET", &format!("/api/games/{id}"), None).await?;
         if !game["result"].is_null() || game["status"] == "finished" {
             return Ok(game);
         }
@@ -107,7 +86,7 @@ async fn play_to_the_end(strong: (&Browser, &str), weak: (&Browser, &str), id: &
             bail!("{to_move} to move, sat by {user:?}, neither {} nor {}: {game}", strong.1, weak.1);
         };
         let ply = game["state"]["plies"].as_u64().unwrap_or(0);
-        call(b, "POST", &format!("/api/games/{id}/move"), Some(json!({"move": mv, "ply": ply}))).await?;
+        b.fetch_json("POST", &format!("/api/games/{id}/move"), Some(json!({"move": mv, "ply": ply}))).await?;
     }
     bail!("the Cold War game {id} did not end")
 }
@@ -246,24 +225,24 @@ async fn a_knockout_bracket_is_drawn_in_svg() -> Result<()> {
     let names = ["Kim", "Lou", "Max", "Ned"];
     let mut id = String::new();
     for (i, name) in names.iter().enumerate() {
-        call(&desk, "POST", "/api/account/signup", Some(json!({"username": name, "password": PASSWORD}))).await?;
+        desk.fetch_json("POST", "/api/account/signup", Some(json!({"username": name, "password": PASSWORD}))).await?;
         if i == 0 {
-            let created = call(
-                &desk,
-                "POST",
-                "/api/tournaments",
-                Some(json!({"name": "Knockout Night", "game": "coldwar", "options": {}, "time_control": "none",
+            let created = desk
+                .fetch_json(
+                    "POST",
+                    "/api/tournaments",
+                    Some(json!({"name": "Knockout Night", "game": "coldwar", "options": {}, "time_control": "none",
                     "system": {"kind": "knockout", "rules": {"games": 1}}, "rated": false, "starts_in_s": 3600,
                     "max_players": 8, "bots_allowed": true})),
-            )
-            .await?;
+                )
+                .await?;
             id = created["tournament"]["id"].as_str().context("the new tournament's id")?.to_string();
         }
-        call(&desk, "POST", &format!("/api/tournaments/{id}/join"), Some(json!({}))).await?;
-        call(&desk, "POST", "/api/account/logout", Some(json!({}))).await?;
+        desk.fetch_json("POST", &format!("/api/tournaments/{id}/join"), Some(json!({}))).await?;
+        desk.fetch_json("POST", "/api/account/logout", Some(json!({}))).await?;
     }
-    call(&desk, "POST", "/api/account/login", Some(json!({"username": "Kim", "password": PASSWORD}))).await?;
-    call(&desk, "POST", &format!("/api/tournaments/{id}/start"), Some(json!({}))).await?;
+    desk.fetch_json("POST", "/api/account/login", Some(json!({"username": "Kim", "password": PASSWORD}))).await?;
+    desk.fetch_json("POST", &format!("/api/tournaments/{id}/start"), Some(json!({}))).await?;
 
     // Kim's page: a bracket of two semifinals and a final, the semifinals linked to their games.
     desk.goto(&server.url(&format!("/tournament/{id}"))).await?;

@@ -33,9 +33,10 @@ def tabula_bin():
         if not os.access(path, os.X_OK):
             pytest.fail(f"TABULA_BIN={path} is not an executable")
         return path
-    default = REPO / "target" / "release" / "tabula"
-    if default.exists():
-        return str(default)
+    for profile in ("release", "ci"):
+        default = REPO / "target" / profile / "tabula"
+        if default.exists():
+            return str(default)
     pytest.skip("the tabula command is not built (cargo build --release -p tabula-cli, or set TABULA_BIN)")
 
 
