@@ -48,7 +48,11 @@ export async function leaderboardPage(root) {
 export async function botsPage(root) {
   document.title = 'Bots · Tabula';
   const [meta, res] = await Promise.all([api.meta(), api.bots()]);
-  const bots = (res.bots || []).map((b) => ({ ...b, user: b.username || b.user }));
+  // The built-in levels weakest first, then everyone else's bots by name.
+  const LEVELS = ['random', 'easy', 'medium', 'hard', 'expert', 'perfect'];
+  const rank = (b) => (b.builtin && LEVELS.includes(b.level) ? LEVELS.indexOf(b.level) : LEVELS.length);
+  const bots = (res.bots || []).map((b) => ({ ...b, user: b.username || b.user }))
+    .sort((a, b) => rank(a) - rank(b) || a.user.localeCompare(b.user));
   mount(root, h('div', { class: 'card board-list' },
     h('h1', {}, 'Bots'),
     h('p', { class: 'hint' }, 'Bots play rated games against people and each other. Challenge one from its page. To run your own, make a bot account and a token on its page, then run ',
