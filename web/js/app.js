@@ -32,8 +32,8 @@ const routes = [
   [/^\/analysis(?:\/([a-z]+))?$/, page(() => import('./pages/analysis.js'), 'analysisPage')],
 ];
 
-/** Once the first page is drawn, preload every other page's modules (the
- * lists in index.html), so later navigation waits for no download. */
+/** A few seconds after the first page is drawn, preload every other page's
+ * modules (the lists in index.html), so later navigation waits for no download. */
 function preloadOtherPages() {
   const have = new Set([...document.querySelectorAll('link[rel=modulepreload]')].map((l) => l.getAttribute('href')));
   let lists = [];
@@ -91,4 +91,6 @@ document.addEventListener('click', (event) => {
 window.addEventListener('popstate', route);
 // Logging out (or in, elsewhere than its own form) redraws the page for the new viewer.
 window.addEventListener('tabula-account', () => { if (!/^\/(login|signup)$/.test(location.pathname)) route(); });
-route().then(() => (window.requestIdleCallback || setTimeout)(preloadOtherPages));
+// Not at once: compiling every other page's modules would compete with the
+// first things a player does on this one.
+route().then(() => setTimeout(() => (window.requestIdleCallback || setTimeout)(preloadOtherPages), 3000));

@@ -49,12 +49,17 @@ export class MoveList {
       button.classList.add('current');
       button.setAttribute('aria-current', 'step');
     }
-    if (live) this.el.scrollTop = this.el.scrollHeight;
-    else if (button) {
-      const top = button.offsetTop - this.el.offsetTop;
-      if (top < this.el.scrollTop || top > this.el.scrollTop + this.el.clientHeight - button.offsetHeight) {
-        this.el.scrollTop = top - this.el.clientHeight / 2;
+    // Scrolling reads the layout: do it in the next frame, after the
+    // browser's own layout, instead of forcing one while the page is drawn.
+    cancelAnimationFrame(this.scrollFrame);
+    this.scrollFrame = requestAnimationFrame(() => {
+      if (live) this.el.scrollTop = this.el.scrollHeight;
+      else if (button && button.isConnected) {
+        const top = button.offsetTop - this.el.offsetTop;
+        if (top < this.el.scrollTop || top > this.el.scrollTop + this.el.clientHeight - button.offsetHeight) {
+          this.el.scrollTop = top - this.el.clientHeight / 2;
+        }
       }
-    }
+    });
   }
 }
