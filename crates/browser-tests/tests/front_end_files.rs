@@ -22,7 +22,7 @@ fn static_imports(web: &Path, url: &str) -> Vec<String> {
     let dir = Path::new(url).parent().expect("a module's directory").to_path_buf();
     let mut out = Vec::new();
     // Imports sit at the start of a line and may span several.
-    for statement in text.split("\nimport ").skip(1).chain(text.strip_prefix("import ").into_iter()) {
+    for statement in text.split("\nimport ").skip(1).chain(text.strip_prefix("import ")) {
         let head = statement.split(';').next().unwrap_or_default();
         let Some(spec) = head.rsplit('\'').nth(1) else { continue };
         let mut path = dir.clone();
