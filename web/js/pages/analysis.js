@@ -806,13 +806,16 @@ export async function analysisPage(root, [gameParam]) {
     controller = c;
     try {
       let waited = 0;
+      // Whether this node is on screen as it now stands, so the end does not draw it twice.
+      let drawn = false;
       while (!settled(node)) {
         const ms = node.view ? budget : Math.min(QUICK_MS, budget);
         setStatus('thinking', node.view ? 'Thinking…' : 'Looking at the position…');
         const res = await askEngine(requestFor(k, ms), c.signal);
         if (c.signal.aborted) return;
         learn(k, node, res, ms);
-        if (node.key === currentKey()) { drawBoard(node); renderAnalysis(node); }
+        drawn = node.key === currentKey();
+        if (drawn) { drawBoard(node); renderAnalysis(node); }
         if (res.analysis.retry) {
           setStatus('thinking', 'The engine is getting ready…');
           waited += 1;
@@ -821,8 +824,10 @@ export async function analysisPage(root, [gameParam]) {
         }
       }
       if (node.key === currentKey()) {
-        drawBoard(node);
-        renderAnalysis(node);
+        if (!drawn) {
+          drawBoard(node);
+          renderAnalysis(node);
+        }
         errorLine.textContent = '';
         setStatus('ready', '');
       }
