@@ -135,7 +135,7 @@ async fn main() -> Result<()> {
             "/analysis/dots?moves=15-12%2016-12%2015-13%2016-13%2017-13%2016-14".into(),
             None,
         ));
-        // An account with a rated history and a tournament it created.
+        // An account (for its profile page) and a tournament it created and joined.
         b.fetch_json(
             "POST",
             "/api/account/signup",

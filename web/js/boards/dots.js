@@ -149,10 +149,6 @@ export class DotsBoard extends BoardBase {
     const { s: scale, tx, ty } = this.zoom;
     this.svg.style.transform = scale === 1 && !tx && !ty ? '' : `translate(${tx}px, ${ty}px) scale(${scale})`;
     this.el.dataset.zoom = scale.toFixed(3);
-    // Measuring the board forces a layout: take it after the frame's own
-    // layout, not in the middle of drawing the page.
-    cancelAnimationFrame(this.cellPxFrame);
-    this.cellPxFrame = requestAnimationFrame(() => { this.el.dataset.cellPx = this.cellPx().toFixed(1); });
     this.el.classList.toggle('zoomed', scale > 1.001);
   }
 
