@@ -12,10 +12,31 @@ window.tabulaErrors = [];
 window.addEventListener('error', (event) => window.tabulaErrors.push(String(event.message)));
 window.addEventListener('unhandledrejection', (event) => window.tabulaErrors.push(String(event.reason)));
 
+/** Resolves once the stylesheet at `href` is linked and loaded (linking it
+ * if index.html has not): a page is drawn only with its styles, never
+ * unstyled first. A sheet that fails to load draws the page anyway. */
+function stylesheet(href) {
+  let link = document.querySelector(`link[rel=stylesheet][href="${href}"]`);
+  if (link && link.sheet) return Promise.resolve();
+  if (!link) {
+    link = h('link', { rel: 'stylesheet', href });
+    document.head.append(link);
+  }
+  return new Promise((resolve) => {
+    link.addEventListener('load', resolve, { once: true });
+    link.addEventListener('error', resolve, { once: true });
+  });
+}
+
 // Each page's module is imported when the page is first opened: a first
 // visit then downloads only what it shows (index.html preloads the opened
-// page's modules, and preloadOtherPages the rest once it is drawn).
-const page = (load, name) => async (root, args) => (await load())[name](root, args);
+// page's modules, and preloadOtherPages the rest once it is drawn). The
+// few pages with a stylesheet of their own load it the same way, so the
+// other pages do not wait for it before their first paint.
+const page = (load, name, styles = []) => async (root, args) => {
+  const [module] = await Promise.all([load(), ...styles.map(stylesheet)]);
+  return module[name](root, args);
+};
 const routes = [
   [/^\/$/, page(() => import('./pages/lobby.js'), 'lobbyPage')],
   [/^\/game\/([^/]+)$/, page(() => import('./pages/game.js'), 'gamePage')],
@@ -26,24 +47,28 @@ const routes = [
   [/^\/@\/([^/]+)$/, page(() => import('./pages/profile.js'), 'profilePage')],
   [/^\/leaderboard$/, page(() => import('./pages/leaderboard.js'), 'leaderboardPage')],
   [/^\/bots$/, page(() => import('./pages/leaderboard.js'), 'botsPage')],
-  [/^\/tournaments$/, page(() => import('./pages/tournaments.js'), 'tournamentsPage')],
-  [/^\/tournaments\/new$/, page(() => import('./pages/tournaments.js'), 'newTournamentPage')],
-  [/^\/tournament\/([^/]+)$/, page(() => import('./pages/tournament.js'), 'tournamentPage')],
-  [/^\/analysis(?:\/([a-z]+))?$/, page(() => import('./pages/analysis.js'), 'analysisPage')],
+  [/^\/tournaments$/, page(() => import('./pages/tournaments.js'), 'tournamentsPage', ['/css/tournament.css'])],
+  [/^\/tournaments\/new$/, page(() => import('./pages/tournaments.js'), 'newTournamentPage', ['/css/tournament.css'])],
+  [/^\/tournament\/([^/]+)$/, page(() => import('./pages/tournament.js'), 'tournamentPage', ['/css/tournament.css'])],
+  [/^\/analysis(?:\/([a-z]+))?$/, page(() => import('./pages/analysis.js'), 'analysisPage', ['/css/analysis.css'])],
 ];
 
 /** A few seconds after the first page is drawn, preload every other page's
- * modules (the lists in index.html), so later navigation waits for no download. */
+ * modules and stylesheets (the lists in index.html), so later navigation
+ * waits for no download. */
 function preloadOtherPages() {
-  const have = new Set([...document.querySelectorAll('link[rel=modulepreload]')].map((l) => l.getAttribute('href')));
+  const have = new Set([...document.querySelectorAll('link[rel=modulepreload], link[rel=stylesheet], link[rel=preload]')]
+    .map((l) => l.getAttribute('href')));
   let lists = [];
   try { lists = JSON.parse(document.getElementById('page-modules').textContent); } catch { return; }
-  for (const { modules } of lists) {
-    for (const href of modules) {
-      if (have.has(href)) continue;
-      have.add(href);
-      document.head.append(h('link', { rel: 'modulepreload', href }));
-    }
+  const preload = (href, attrs) => {
+    if (have.has(href)) return;
+    have.add(href);
+    document.head.append(h('link', { href, ...attrs }));
+  };
+  for (const { modules, styles = [] } of lists) {
+    for (const href of modules) preload(href, { rel: 'modulepreload' });
+    for (const href of styles) preload(href, { rel: 'preload', as: 'style' });
   }
 }
 

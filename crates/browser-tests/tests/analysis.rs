@@ -154,6 +154,16 @@ fn coldwar_url(server: &TestServer, moves: &[&str], ply: usize) -> String {
     server.url(&format!("/analysis/coldwar?moves={}&ply={ply}", moves.join("+")))
 }
 
+/// The page is drawn with analysis.css applied (only the analysis board
+/// loads it, whether opened directly or from another page).
+async fn assert_styled(b: &Browser) -> Result<()> {
+    let chrome = b
+        .eval("return getComputedStyle(document.querySelector('.analysis-page')).getPropertyValue('--board-chrome').trim();")
+        .await?;
+    assert_eq!(chrome, "200px", "analysis.css applies to the analysis page");
+    Ok(())
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn coldwar_moves_show_their_solved_values_and_stepping_updates_them() -> Result<()> {
     let (_guard, server, b) = start(DESKTOP).await?;
@@ -161,6 +171,7 @@ async fn coldwar_moves_show_their_solved_values_and_stepping_updates_them() -> R
     // Move 28's position: a draw in which two moves lose.
     b.goto(&coldwar_url(&server, line, 28)).await?;
     wait_settled(&b, &line[..28], 60).await?;
+    assert_styled(&b).await?;
     let answer = assert_coldwar_values(&b, &line[..28]).await?;
     let results: BTreeSet<&str> =
         answer["analysis"]["moves"].as_array().unwrap().iter().filter_map(|m| m["solved"]["result"].as_str()).collect();
@@ -246,6 +257,7 @@ async fn a_finished_game_is_reviewed_and_a_pasted_cumisitha_line_is_analysed() -
     b.goto(&server.url(&format!("/game/{id}"))).await?;
     b.click("#analyse-link").await?;
     b.wait(".analysis-page[data-game=coldwar]", 20).await?;
+    assert_styled(&b).await?;
     wait_settled(&b, &COLDWAR_LINE, 60).await?;
     assert_eq!(b.eval("return location.search;").await?, format!("?game={id}&ply=30"));
     assert_eq!(

@@ -52,9 +52,11 @@ fn closure(web: &Path, url: &str) -> BTreeSet<String> {
     seen
 }
 
-/// What index.html preloads: the `<link rel="modulepreload">` URLs, and the
-/// per-page lists of `#page-modules` as (address pattern, modules).
-fn preloads(html: &str) -> (BTreeSet<String>, Vec<(String, Vec<String>)>) {
+/// What index.html preloads: the `<link rel="modulepreload">` URLs, the
+/// per-page lists of `#page-modules` as (address pattern, modules), and
+/// each list's stylesheets.
+#[allow(clippy::type_complexity)]
+fn preloads(html: &str) -> (BTreeSet<String>, Vec<(String, Vec<String>)>, Vec<Vec<String>>) {
     let links = html
         .split("<link rel=\"modulepreload\" href=\"")
         .skip(1)
@@ -73,7 +75,12 @@ fn preloads(html: &str) -> (BTreeSet<String>, Vec<(String, Vec<String>)>) {
             (p["path"].as_str().expect("path").to_string(), modules.collect())
         })
         .collect();
-    (links, pages)
+    let styles = lists
+        .iter()
+        .map(|p| p["styles"].as_array().map(|s| s.iter().map(|x| x.as_str().unwrap().to_string()).collect()))
+        .map(Option::unwrap_or_default)
+        .collect();
+    (links, pages, styles)
 }
 
 /// index.html preloads the modules every page needs (js/app.js and its
@@ -85,7 +92,7 @@ fn preloads(html: &str) -> (BTreeSet<String>, Vec<(String, Vec<String>)>) {
 fn index_html_preloads_each_pages_module_graph() {
     let web = tabula_browser_tests::workspace_root().join("web");
     let html = std::fs::read_to_string(web.join("index.html")).expect("web/index.html");
-    let (links, pages) = preloads(&html);
+    let (links, pages, _) = preloads(&html);
     let core = closure(&web, "/js/app.js");
     assert_eq!(links, core, "index.html's modulepreload links are app.js and its static imports");
     let app = std::fs::read_to_string(web.join("js/app.js")).expect("web/js/app.js");
@@ -116,11 +123,15 @@ fn index_html_preloads_each_pages_module_graph() {
     }
 }
 
-/// Every stylesheet under web/css is linked from index.html (a page's styles
-/// in a file of their own would otherwise silently not apply), and every
-/// linked one exists.
+/// The stylesheets under web/css: style.css, which index.html links for
+/// every page (render-blocking), and the pages' own, which only the pages
+/// that use them load. A page's own sheet must be named both by its route
+/// in js/app.js (which waits for it before drawing the page) and by its
+/// list in index.html's `#page-modules` (which links it at once when the
+/// page is opened directly): a sheet named by neither would silently not
+/// apply, and one named by only one would arrive late on one of the paths.
 #[test]
-fn index_html_links_every_stylesheet() {
+fn every_stylesheet_is_loaded_by_the_pages_that_use_it() {
     let web = tabula_browser_tests::workspace_root().join("web");
     let html = std::fs::read_to_string(web.join("index.html")).expect("web/index.html");
     let linked: Vec<&str> = html
@@ -128,18 +139,40 @@ fn index_html_links_every_stylesheet() {
         .skip(1)
         .map(|rest| rest.split('"').next().unwrap_or_default())
         .collect();
-    let mut sheets = Vec::new();
+    assert_eq!(linked, ["/css/style.css"], "index.html links style.css for every page, and no page's own sheet");
+    let mut sheets = BTreeSet::new();
     for entry in std::fs::read_dir(web.join("css")).expect("web/css is readable") {
         let path = entry.expect("a directory entry").path();
         if path.extension().is_some_and(|e| e == "css") {
-            sheets.push(format!("/{}", path.strip_prefix(&web).unwrap().display()));
+            sheets.insert(format!("/{}", path.strip_prefix(&web).unwrap().display()));
         }
     }
-    assert!(sheets.iter().any(|s| s == "/css/style.css"), "found the stylesheets: {sheets:?}");
-    for sheet in &sheets {
-        assert!(linked.contains(&sheet.as_str()), "index.html does not link {sheet}");
+    assert!(sheets.remove("/css/style.css"), "found the stylesheets: {sheets:?}");
+    // js/app.js: `page(() => import('./pages/NAME.js'), 'function', ['/css/...'])`.
+    let app = std::fs::read_to_string(web.join("js/app.js")).expect("web/js/app.js");
+    let mut used = BTreeSet::new();
+    let (_, pages, styles) = preloads(&html);
+    for route in app.split("page(() => import('./pages/").skip(1) {
+        let module = format!("/js/pages/{}", route.split('\'').next().unwrap_or_default());
+        let line = route.split('\n').next().unwrap_or_default();
+        let wants: Vec<String> = line
+            .split('[')
+            .nth(1)
+            .map(|list| list.split(']').next().unwrap_or_default())
+            .into_iter()
+            .flat_map(|list| list.split(',').map(|s| s.trim().trim_matches('\'').to_string()))
+            .filter(|s| !s.is_empty())
+            .collect();
+        let index = pages.iter().position(|(_, modules)| modules.first() == Some(&module));
+        let listed = index.map(|i| styles[i].clone()).unwrap_or_default();
+        assert_eq!(
+            wants, listed,
+            "js/app.js's route to {module} and index.html's list for it name the same stylesheets"
+        );
+        for sheet in wants {
+            assert!(sheets.contains(&sheet), "{module} loads {sheet}, which is not a stylesheet under web/css");
+            used.insert(sheet);
+        }
     }
-    for url in &linked {
-        assert!(web.join(url.trim_start_matches('/')).is_file(), "index.html links {url}, which does not exist");
-    }
+    assert_eq!(used, sheets, "every page stylesheet under web/css is loaded by some page");
 }

@@ -122,6 +122,9 @@ async fn a_round_robin_is_created_joined_played_and_its_standings_update() -> Re
     ann.screenshot("tournament-form").await?;
     ann.click("#create-tournament").await?;
     ann.wait(".tournament-page[data-status=registration]", 20).await?;
+    // tournament.css, which only the tournament pages load, applies.
+    let width = ann.eval("return getComputedStyle(document.querySelector('.tournament-page')).maxWidth;").await?;
+    assert_eq!(width, "1200px", "tournament.css applies to a tournament's page");
     let id = ann.eval("return document.querySelector('.tournament-page').dataset.tournamentId;").await?;
     let id = id.as_str().context("the page names its tournament")?.to_string();
     let kind = ann.text("#tournament-kind").await?;
