@@ -49,17 +49,21 @@ export class MoveList {
       button.classList.add('current');
       button.setAttribute('aria-current', 'step');
     }
-    // Scrolling reads the layout: do it in the next frame, after the
-    // browser's own layout, instead of forcing one while the page is drawn.
+    // Scrolling reads the layout: do it just after the next frame, whose
+    // own layout it then reuses, instead of forcing one more while the page
+    // is drawn (or at the start of that frame, before its own).
     cancelAnimationFrame(this.scrollFrame);
+    clearTimeout(this.scrollTask);
     this.scrollFrame = requestAnimationFrame(() => {
-      if (live) this.el.scrollTop = this.el.scrollHeight;
-      else if (button && button.isConnected) {
-        const top = button.offsetTop - this.el.offsetTop;
-        if (top < this.el.scrollTop || top > this.el.scrollTop + this.el.clientHeight - button.offsetHeight) {
-          this.el.scrollTop = top - this.el.clientHeight / 2;
+      this.scrollTask = setTimeout(() => {
+        if (live) this.el.scrollTop = this.el.scrollHeight;
+        else if (button && button.isConnected) {
+          const top = button.offsetTop - this.el.offsetTop;
+          if (top < this.el.scrollTop || top > this.el.scrollTop + this.el.clientHeight - button.offsetHeight) {
+            this.el.scrollTop = top - this.el.clientHeight / 2;
+          }
         }
-      }
+      });
     });
   }
 }
