@@ -101,10 +101,10 @@ def numpy_sampler(env, source, seed=0):
     return lambda mask: tabula.sample_listed(legal, counts, rng)
 
 
-def bench_tabula_vecenv(seconds, game_id="cumisitha", n=VEC_N, source="lists", **options):
+def bench_tabula_vecenv(seconds, game_id="cumisitha", n=VEC_N, source="lists", threads=None, **options):
     import tabula
 
-    env = tabula.VecEnv(game_id, n, seed=0, **options)
+    env = tabula.VecEnv(game_id, n, seed=0, threads=threads, **options)
     obs, mask = env.reset()
     sample = numpy_sampler(env, source)
     state = {"mask": mask, "step_cpu": 0.0, "steps": 0}
@@ -221,6 +221,10 @@ BENCHES = {
         f"Tabula Cumisitha, VecEnv loop ({VEC_N} envs, numpy sampling from the legal lists)",
         lambda s: bench_tabula_vecenv(s),
     ),
+    "tabula-vecenv-1thread": (
+        f"Tabula Cumisitha, VecEnv loop ({VEC_N} envs, `threads=1`, numpy sampling from the legal lists)",
+        lambda s: bench_tabula_vecenv(s, threads=1),
+    ),
     "tabula-vecenv-mask": (
         f"Tabula Cumisitha, VecEnv loop ({VEC_N} envs, numpy sampling from the masks)",
         lambda s: bench_tabula_vecenv(s, source="mask"),
@@ -247,13 +251,20 @@ CHESS_LIKE = {
     "pgx-chess",
     "tabula-single",
     "tabula-vecenv",
+    "tabula-vecenv-1thread",
     "tabula-vecenv-mask",
     "tabula-rollouts",
     "cli-cumisitha",
 }
 
 #: Chess-like targets of issue 18: at least this many times OpenSpiel's chess.
-TARGETS = {"tabula-single": 2, "tabula-vecenv": 10, "tabula-vecenv-mask": 10, "tabula-rollouts": 25}
+TARGETS = {
+    "tabula-single": 2,
+    "tabula-vecenv": 10,
+    "tabula-vecenv-1thread": 10,
+    "tabula-vecenv-mask": 10,
+    "tabula-rollouts": 25,
+}
 
 
 def run_one(name, seconds):

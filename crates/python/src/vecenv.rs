@@ -22,6 +22,9 @@ use tabula_core::{GameMeta, Player, Status};
 /// more than it saves.
 const MIN_PER_THREAD: usize = 64;
 
+/// The most threads a `VecEnv` may be given.
+const MAX_THREADS: usize = 256;
+
 /// The output arrays of a step, as slices.
 pub(crate) struct Buffers<'a> {
     pub obs: &'a mut [f32],
@@ -46,6 +49,8 @@ pub(crate) trait VecOps: Send + Sync + 'static {
     /// Play `returns.len() / 2` random games from the start.
     fn random_rollouts(&mut self, returns: &mut [f32], lengths: &mut [i64]);
     fn state(&self, i: usize) -> Box<dyn StateOps>;
+    /// Use at most `threads` threads (the calling one included) from now on.
+    fn set_threads(&mut self, threads: usize);
 }
 
 /// One game of the batch with its legal moves and their actions.
@@ -78,6 +83,9 @@ pub(crate) struct VecImpl<G: Encoding> {
     /// seeded from the seed and its number, so results do not depend on
     /// the threads).
     rollouts: u64,
+    /// The most threads a call uses, the calling one included (at most
+    /// rayon's pool size).
+    threads: usize,
 }
 
 /// Start loading the cache line at `p` (a hint: it never faults).
@@ -175,7 +183,8 @@ impl<G: GameMeta + Encoding> VecImpl<G> {
                 before: G::INCREMENTAL_OBSERVATION.then(|| start.clone()),
             })
             .collect();
-        VecImpl { start, envs, num_actions, obs_len, max_legal, max_plies, seed, rollouts: 0 }
+        let threads = rayon::current_num_threads().max(1);
+        VecImpl { start, envs, num_actions, obs_len, max_legal, max_plies, seed, rollouts: 0, threads }
     }
 }
 
@@ -215,13 +224,15 @@ impl<'a> Buffers<'a> {
 }
 
 /// Run `f(i, env, row)` for every environment: on the calling thread
-/// alone for small batches, else in one contiguous part per rayon thread,
-/// the calling thread taking the first part itself (so it does not sit
-/// idle while a pool thread works, and one thread fewer wakes up).
+/// alone for small batches or `threads == 1`, else in one contiguous part
+/// per thread (at most `threads`), the calling thread taking the first part
+/// itself (so it does not sit idle while a pool thread works, and one
+/// thread fewer wakes up).
 fn for_each_env<G: Encoding>(
     envs: &mut [Env<G>],
     w: Widths,
     out: Buffers<'_>,
+    threads: usize,
     f: impl Fn(usize, &mut Env<G>, Row<'_>) + Sync,
 ) {
     let work = |first: usize, envs: &mut [Env<G>], b: Buffers<'_>| {
@@ -245,7 +256,7 @@ fn for_each_env<G: Encoding>(
         }
     };
     let n = envs.len();
-    let parts = (n / MIN_PER_THREAD).clamp(1, rayon::current_num_threads().max(1));
+    let parts = (n / MIN_PER_THREAD).clamp(1, threads.max(1));
     if parts == 1 {
         work(0, envs, out);
         return;
@@ -293,7 +304,7 @@ impl<G: GameMeta + Encoding> VecOps for VecImpl<G> {
         out.legal.fill(-1);
         out.num_legal.fill(0);
         let (start, widths) = (&self.start, self.widths());
-        for_each_env(&mut self.envs, widths, out, |_, env, row| {
+        for_each_env(&mut self.envs, widths, out, self.threads, |_, env, row| {
             env.state.clone_from(start);
             env.plies = 0;
             env.history.clear();
@@ -326,7 +337,7 @@ impl<G: GameMeta + Encoding> VecOps for VecImpl<G> {
             }
         }
         let (start, widths, max_plies) = (&self.start, self.widths(), self.max_plies);
-        for_each_env(&mut self.envs, widths, out, |i, env, row| {
+        for_each_env(&mut self.envs, widths, out, self.threads, |i, env, row| {
             let action = actions[i] as u32;
             let mv = env.moves[env.find(action).expect("an action the mask holds is listed")];
             // Clear the mask entries of the position we leave; the move
@@ -373,8 +384,10 @@ impl<G: GameMeta + Encoding> VecOps for VecImpl<G> {
         let first = self.rollouts;
         self.rollouts += k as u64;
         let (seed, start, cap) = (self.seed, &self.start, self.max_plies.unwrap_or(u32::MAX));
-        let threads = rayon::current_num_threads().max(1);
-        let chunk = k.div_ceil(threads * 8).max(1);
+        // Eight chunks per thread even out the games' lengths; one thread
+        // plays them all in one.
+        let threads = self.threads.min(rayon::current_num_threads()).max(1);
+        let chunk = if threads == 1 { k.max(1) } else { k.div_ceil(threads * 8).max(1) };
         let play = |(c, (returns, lengths)): (usize, (&mut [f32], &mut [i64]))| {
             let mut state = start.clone();
             let mut moves = Vec::new();
@@ -410,6 +423,10 @@ impl<G: GameMeta + Encoding> VecOps for VecImpl<G> {
             replay.play(moves[k]);
         }
         Box::new(s)
+    }
+
+    fn set_threads(&mut self, threads: usize) {
+        self.threads = threads.max(1);
     }
 }
 
@@ -490,6 +507,15 @@ impl Arrays {
     }
 }
 
+/// Run `f` in `pool` if there is one, else where we are (its parallel
+/// parts then go to rayon's global pool).
+fn in_pool<R: Send>(pool: &Option<rayon::ThreadPool>, f: impl FnOnce() -> R + Send) -> R {
+    match pool {
+        Some(pool) => pool.install(f),
+        None => f(),
+    }
+}
+
 /// Flag an array the environment owns as read-only for Python.
 fn read_only(a: &Bound<'_, PyAny>) -> PyResult<()> {
     let kwargs = PyDict::new(a.py());
@@ -500,9 +526,11 @@ fn read_only(a: &Bound<'_, PyAny>) -> PyResult<()> {
 
 /// `n` games of one type stepped together.
 ///
-/// `VecEnv(game, n, seed=0, max_plies=None, **options)`: `game` is a
-/// `Game` or a game's id (then with its options as keywords). Every
-/// environment starts at the start position. See `docs/python.md`.
+/// `VecEnv(game, n, seed=0, max_plies=None, threads=None, **options)`:
+/// `game` is a `Game` or a game's id (then with its options as keywords).
+/// Every environment starts at the start position. `threads` caps the
+/// threads a call uses (default: every thread of rayon's pool, one per
+/// core unless `RAYON_NUM_THREADS` says otherwise). See `docs/python.md`.
 #[pyclass(name = "VecEnv", module = "tabula")]
 pub struct PyVecEnv {
     game: Arc<dyn GameOps>,
@@ -511,6 +539,11 @@ pub struct PyVecEnv {
     /// The actions of the step in progress, converted once (no allocation
     /// after the first step).
     actions: Vec<i64>,
+    /// The threads a call may use, the calling one included.
+    threads: usize,
+    /// A pool of its own when `threads` is neither 1 nor rayon's global
+    /// pool's size (the global pool serves the default).
+    pool: Option<rayon::ThreadPool>,
 }
 
 impl PyVecEnv {
@@ -534,8 +567,8 @@ impl PyVecEnv {
     }
 
     fn reset_all(&mut self, py: Python<'_>, seed: Option<u64>) {
-        let inner = &mut self.inner;
-        self.arrays.write(py, |bufs| py.detach(|| inner.reset(seed, bufs)));
+        let (inner, pool) = (&mut self.inner, &self.pool);
+        self.arrays.write(py, |bufs| py.detach(|| in_pool(pool, || inner.reset(seed, bufs))));
     }
 
     /// Read `actions` (a sequence or an integer array of shape `(n,)`) into
@@ -596,13 +629,14 @@ impl PyVecEnv {
 #[pymethods]
 impl PyVecEnv {
     #[new]
-    #[pyo3(signature = (game, n, seed=0, max_plies=None, **options))]
+    #[pyo3(signature = (game, n, seed=0, max_plies=None, threads=None, **options))]
     fn new(
         py: Python<'_>,
         game: &Bound<'_, PyAny>,
         n: i64,
         seed: u64,
         max_plies: Option<u32>,
+        threads: Option<i64>,
         options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
         let game = crate::game::load_game(game, options)?.inner;
@@ -612,11 +646,30 @@ impl PyVecEnv {
         if max_plies == Some(0) {
             return Err(PyValueError::new_err("max_plies must be at least 1"));
         }
+        let all = rayon::current_num_threads().max(1);
+        let threads = match threads {
+            None => all,
+            Some(t) if (1..=MAX_THREADS as i64).contains(&t) => t as usize,
+            Some(t) => {
+                return Err(PyValueError::new_err(format!("threads must be between 1 and {MAX_THREADS}, not {t}")))
+            }
+        };
+        let pool = if threads == 1 || threads == all {
+            None
+        } else {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .thread_name(|i| format!("tabula-vec-{i}"))
+                .build()
+                .map_err(|e| PyValueError::new_err(format!("cannot start {threads} threads: {e}")))?;
+            Some(pool)
+        };
         let n = n as usize;
         let arrays =
             Arrays::new(py, n, game.observation_shape(), game.num_distinct_actions(), game.max_legal_actions())?;
-        let inner = game.new_vec_env(n, seed, max_plies);
-        let mut env = PyVecEnv { game, inner, arrays, actions: Vec::with_capacity(n) };
+        let mut inner = game.new_vec_env(n, seed, max_plies);
+        inner.set_threads(threads);
+        let mut env = PyVecEnv { game, inner, arrays, actions: Vec::with_capacity(n), threads, pool };
         env.reset_all(py, None);
         Ok(env)
     }
@@ -638,8 +691,10 @@ impl PyVecEnv {
     /// `IllegalActionError` before any environment moves.
     fn step<'py>(&mut self, py: Python<'py>, actions: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyTuple>> {
         self.read_actions(actions)?;
-        let (inner, acts) = (&mut self.inner, &self.actions);
-        self.arrays.write(py, |bufs| py.detach(|| inner.step(acts, bufs))).map_err(IllegalActionError::new_err)?;
+        let (inner, acts, pool) = (&mut self.inner, &self.actions, &self.pool);
+        self.arrays
+            .write(py, |bufs| py.detach(|| in_pool(pool, || inner.step(acts, bufs))))
+            .map_err(IllegalActionError::new_err)?;
         self.outputs(py, true)
     }
 
@@ -658,8 +713,8 @@ impl PyVecEnv {
             // Safety: both arrays were just made here and nothing else sees them.
             let r = unsafe { returns.as_slice_mut() }.expect("contiguous");
             let l = unsafe { lengths.as_slice_mut() }.expect("contiguous");
-            let inner = &mut self.inner;
-            py.detach(|| inner.random_rollouts(r, l));
+            let (inner, pool) = (&mut self.inner, &self.pool);
+            py.detach(|| in_pool(pool, || inner.random_rollouts(r, l)));
         }
         PyTuple::new(py, [returns.into_any(), lengths.into_any()])
     }
@@ -682,6 +737,12 @@ impl PyVecEnv {
     #[getter]
     fn num_envs(&self) -> usize {
         self.inner.len()
+    }
+
+    /// The most threads a call uses, the calling one included.
+    #[getter]
+    fn threads(&self) -> usize {
+        self.threads
     }
 
     /// The game.

@@ -8,6 +8,7 @@ import threading
 import time
 
 import numpy as np
+import pytest
 
 import tabula
 
@@ -104,6 +105,7 @@ import sys, tabula
 returns, lengths = tabula.VecEnv("cordots", 1, seed=9).random_rollouts(400)
 env = tabula.VecEnv("coldwar", 300, seed=1)
 import numpy as np
+import pytest
 rng = np.random.default_rng(2)
 mask = env.legal_mask
 total = 0.0
@@ -122,3 +124,61 @@ def test_results_do_not_depend_on_the_thread_count():
         run = subprocess.run([sys.executable, "-c", ROLLOUTS], env=env, capture_output=True, text=True, check=True)
         outputs.append(run.stdout)
     assert outputs[0] == outputs[1] == outputs[2]
+
+
+def play_with(threads, game="cumisitha", n=300, steps=40):
+    """Random play of a VecEnv given `threads`: every array it returns, and
+    rollouts, as one digest."""
+    env = tabula.VecEnv(game, n, seed=3, threads=threads)
+    rng = np.random.default_rng(4)
+    digest = []
+    for _ in range(steps):
+        actions = tabula.sample_listed(env.legal_actions, env.num_legal_actions, rng)
+        obs, mask, rewards, terminated, truncated = env.step(actions)
+        digest.append((obs.tobytes(), mask.tobytes(), rewards.tobytes(), terminated.tobytes(), truncated.tobytes()))
+    returns, lengths = env.random_rollouts(64)
+    digest.append((returns.tobytes(), lengths.tobytes()))
+    return env.threads, digest
+
+
+def test_the_threads_option_caps_the_threads_and_changes_no_result():
+    # 300 environments are split over up to 4 threads (64 at least each).
+    default_threads, default = play_with(None)
+    assert default_threads >= 1
+    for threads in (1, 2, 3):
+        used, digest = play_with(threads)
+        assert used == threads
+        assert digest == default, f"threads={threads} changed a result"
+
+
+POOL_THREADS = """
+import os, time, tabula
+def names():
+    out = []
+    for task in os.listdir("/proc/self/task"):
+        try:
+            with open(f"/proc/self/task/{task}/comm") as f:
+                out.append(f.read().strip())
+        except OSError:  # the thread ended meanwhile
+            pass
+    return sorted(n for n in out if n.startswith("tabula-vec-"))
+default = tabula.VecEnv("cordots", 4).threads
+before = names()
+one = tabula.VecEnv("cordots", 4, threads=1)
+env = tabula.VecEnv("cordots", 4, threads=default + 1)
+# A new thread names itself once it runs: wait for them (at most 10 s).
+for _ in range(1000):
+    if len(names()) > default:
+        break
+    time.sleep(0.01)
+print(default, before, names())
+"""
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="reads Linux's /proc")
+def test_a_thread_count_other_than_the_pools_gets_a_pool_of_its_own():
+    run = subprocess.run([sys.executable, "-c", POOL_THREADS], capture_output=True, text=True, check=True)
+    default, rest = run.stdout.split(" ", 1)
+    # Neither the default nor threads=1 starts a pool; threads=default+1 does.
+    expected = sorted(f"tabula-vec-{i}" for i in range(int(default) + 1))
+    assert rest.strip() == f"[] {expected}"
