@@ -30,7 +30,7 @@ function stylesheet(href) {
 
 // Each page's module is imported when the page is first opened: a first
 // visit then downloads only what it shows (index.html preloads the opened
-// page's modules, and preloadOtherPages the rest once it is drawn). The
+// page's modules, and prefetchOtherPages the rest once it is drawn). The
 // few pages with a stylesheet of their own load it the same way, so the
 // other pages do not wait for it before their first paint.
 const page = (load, name, styles = []) => async (root, args) => {
@@ -53,22 +53,22 @@ const routes = [
   [/^\/analysis(?:\/([a-z]+))?$/, page(() => import('./pages/analysis.js'), 'analysisPage', ['/css/analysis.css'])],
 ];
 
-/** A few seconds after the first page is drawn, preload every other page's
- * modules and stylesheets (the lists in index.html), so later navigation
- * waits for no download. */
-function preloadOtherPages() {
-  const have = new Set([...document.querySelectorAll('link[rel=modulepreload], link[rel=stylesheet], link[rel=preload]')]
+/** A few seconds after the first page is drawn, fetch every other page's
+ * modules and stylesheets (the lists in index.html) into the cache, so later
+ * navigation waits for no download. `prefetch`, not `modulepreload`: the
+ * browser only downloads them, at idle priority, instead of also compiling
+ * ten modules on the main thread while the player starts on this page. */
+function prefetchOtherPages() {
+  const have = new Set([...document.querySelectorAll('link[rel=modulepreload], link[rel=stylesheet], link[rel=prefetch]')]
     .map((l) => l.getAttribute('href')));
   let lists = [];
   try { lists = JSON.parse(document.getElementById('page-modules').textContent); } catch { return; }
-  const preload = (href, attrs) => {
-    if (have.has(href)) return;
-    have.add(href);
-    document.head.append(h('link', { href, ...attrs }));
-  };
   for (const { modules, styles = [] } of lists) {
-    for (const href of modules) preload(href, { rel: 'modulepreload' });
-    for (const href of styles) preload(href, { rel: 'preload', as: 'style' });
+    for (const href of [...modules, ...styles]) {
+      if (have.has(href)) continue;
+      have.add(href);
+      document.head.append(h('link', { rel: 'prefetch', href }));
+    }
   }
 }
 
@@ -118,4 +118,4 @@ window.addEventListener('popstate', route);
 window.addEventListener('tabula-account', () => { if (!/^\/(login|signup)$/.test(location.pathname)) route(); });
 // Not at once: compiling every other page's modules would compete with the
 // first things a player does on this one.
-route().then(() => setTimeout(() => (window.requestIdleCallback || setTimeout)(preloadOtherPages), 3000));
+route().then(() => setTimeout(() => (window.requestIdleCallback || setTimeout)(prefetchOtherPages), 3000));

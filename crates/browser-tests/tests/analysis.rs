@@ -172,6 +172,19 @@ async fn coldwar_moves_show_their_solved_values_and_stepping_updates_them() -> R
     b.goto(&coldwar_url(&server, line, 28)).await?;
     wait_settled(&b, &line[..28], 60).await?;
     assert_styled(&b).await?;
+    // Once the page is drawn, the other pages' modules and stylesheets are
+    // fetched into the cache (prefetch), not compiled (modulepreload).
+    b.wait_js(
+        "document.querySelector('link[rel=prefetch][href=\"/js/pages/lobby.js\"]') && \
+         document.querySelector('link[rel=prefetch][href=\"/css/tournament.css\"]')",
+        20,
+    )
+    .await?;
+    assert_eq!(
+        b.eval("return document.querySelectorAll('link[rel=modulepreload][href=\"/js/pages/lobby.js\"]').length;")
+            .await?,
+        0
+    );
     let answer = assert_coldwar_values(&b, &line[..28]).await?;
     let results: BTreeSet<&str> =
         answer["analysis"]["moves"].as_array().unwrap().iter().filter_map(|m| m["solved"]["result"].as_str()).collect();
