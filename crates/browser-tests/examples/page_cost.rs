@@ -14,7 +14,7 @@
 //! page out twice on its first frame).
 
 use anyhow::{Context, Result};
-use serde_json::{json, Value};
+use serde_json::Value;
 use tabula_browser_tests::{Browser, TestServer};
 
 const VARIANTS: &[(&str, &str)] = &[
@@ -32,15 +32,10 @@ async fn main() -> Result<()> {
     let b = Browser::start(412, 823).await?;
     b.goto(&server.url("/")).await?;
     b.wait("#new-game", 20).await?;
-    let created = b
-        .fetch_json("POST", "/api/games", Some(json!({"game": "dots", "seats": [{"kind": "me"}, {"kind": "me"}]})))
-        .await?;
-    let id = created["game"]["id"].as_str().context("a game id")?.to_string();
-    let tokens = created["tokens"].clone();
-    let mut game = created["game"].clone();
+    let mut hot = b.hot_seat_game("dots").await?;
     let mut seed = 7u64;
     for _ in 0..120 {
-        let legal: Vec<String> = game["state"]["legal_moves"]
+        let legal: Vec<String> = hot.game["state"]["legal_moves"]
             .as_array()
             .context("legal moves")?
             .iter()
@@ -48,13 +43,10 @@ async fn main() -> Result<()> {
             .filter(|m| m.split('-').zip([20i64, 16]).all(|(c, o)| (c.parse::<i64>().unwrap_or(0) - o).abs() <= 7))
             .collect();
         seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-        let mv = &legal[(seed >> 33) as usize % legal.len()];
-        let token = &tokens[game["state"]["to_move"].as_str().unwrap_or_default()];
-        game = b
-            .fetch_json("POST", &format!("/api/games/{id}/move"), Some(json!({"token": token, "move": mv})))
-            .await?["game"]
-            .clone();
+        let mv = legal[(seed >> 33) as usize % legal.len()].clone();
+        hot.play(&b, &mv).await?;
     }
+    let id = &hot.id;
     b.goto(&server.url(&format!("/game/{id}"))).await?;
     b.wait("svg.dots-board .dot", 20).await?;
     b.wait_js("document.querySelectorAll('.move-list button').length >= 120", 20).await?;

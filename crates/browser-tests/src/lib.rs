@@ -375,6 +375,15 @@ impl Browser {
         serde_json::from_str(text).with_context(|| format!("{method} {path} answered {text}"))
     }
 
+    /// A hot-seat game of `game` (both seats this page's), made through the
+    /// API from the page.
+    pub async fn hot_seat_game(&self, game: &str) -> Result<HotSeat> {
+        let body = json!({"game": game, "seats": [{"kind": "me"}, {"kind": "me"}]});
+        let created = self.fetch_json("POST", "/api/games", Some(body)).await?;
+        let id = created["game"]["id"].as_str().context("a game id")?.to_string();
+        Ok(HotSeat { id, tokens: created["tokens"].clone(), game: created["game"].clone() })
+    }
+
     /// A mouse click at a point of the viewport (CSS pixels).
     pub async fn click_at(&self, x: f64, y: f64) -> Result<()> {
         let mouse = MouseActions::new("mouse".into())
@@ -486,4 +495,29 @@ fn drag_steps<S: InputSource<Action = PointerAction>>(source: S, from: (f64, f64
         });
     }
     source.then(PointerAction::Up { button: MOUSE_BUTTON_LEFT })
+}
+
+/// A hot-seat game made by [`Browser::hot_seat_game`]: its id, and the game
+/// as the API last gave it.
+pub struct HotSeat {
+    /// The game's id.
+    pub id: String,
+    /// Each seat's token, by player.
+    tokens: Value,
+    /// The game as the API last gave it (`{"id", "state", ...}`).
+    pub game: Value,
+}
+
+impl HotSeat {
+    /// The seat token of the player to move.
+    pub fn token_to_move(&self) -> &Value {
+        &self.tokens[self.game["state"]["to_move"].as_str().unwrap_or_default()]
+    }
+
+    /// Plays `mv` for the player to move, through the API.
+    pub async fn play(&mut self, b: &Browser, mv: &str) -> Result<()> {
+        let body = json!({"token": self.token_to_move(), "move": mv});
+        self.game = b.fetch_json("POST", &format!("/api/games/{}/move", self.id), Some(body)).await?["game"].clone();
+        Ok(())
+    }
 }

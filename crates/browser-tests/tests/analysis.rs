@@ -250,21 +250,12 @@ async fn a_finished_game_is_reviewed_and_a_pasted_cumisitha_line_is_analysed() -
     b.goto(&server.url("/")).await?;
     b.wait("#new-game", 20).await?;
     // A hot-seat Cold War game played through the API, then resigned: a finished game.
-    let created = b
-        .fetch_json("POST", "/api/games", Some(json!({"game": "coldwar", "seats": [{"kind": "me"}, {"kind": "me"}]})))
-        .await?;
-    let id = created["game"]["id"].as_str().context("a game id")?.to_string();
-    let tokens = created["tokens"].clone();
-    let mut game = created["game"].clone();
+    let mut hot = b.hot_seat_game("coldwar").await?;
     for mv in COLDWAR_LINE {
-        let token = &tokens[game["state"]["to_move"].as_str().unwrap_or_default()];
-        game = b
-            .fetch_json("POST", &format!("/api/games/{id}/move"), Some(json!({"token": token, "move": mv})))
-            .await?["game"]
-            .clone();
+        hot.play(&b, mv).await?;
     }
-    let token = &tokens[game["state"]["to_move"].as_str().unwrap_or_default()];
-    b.fetch_json("POST", &format!("/api/games/{id}/resign"), Some(json!({"token": token}))).await?;
+    let id = hot.id.clone();
+    b.fetch_json("POST", &format!("/api/games/{id}/resign"), Some(json!({"token": hot.token_to_move()}))).await?;
 
     // Its page links to the analysis board, which opens on the last move.
     b.goto(&server.url(&format!("/game/{id}"))).await?;
