@@ -51,6 +51,8 @@ pub(crate) trait VecOps: Send + Sync + 'static {
     fn state(&self, i: usize) -> Box<dyn StateOps>;
     /// Use at most `threads` threads (the calling one included) from now on.
     fn set_threads(&mut self, threads: usize);
+    /// The most threads a call uses, the calling one included.
+    fn threads(&self) -> usize;
 }
 
 /// One game of the batch with its legal moves and their actions.
@@ -256,7 +258,7 @@ fn for_each_env<G: Encoding>(
         }
     };
     let n = envs.len();
-    let parts = (n / MIN_PER_THREAD).clamp(1, threads.max(1));
+    let parts = (n / MIN_PER_THREAD).clamp(1, threads);
     if parts == 1 {
         work(0, envs, out);
         return;
@@ -385,9 +387,9 @@ impl<G: GameMeta + Encoding> VecOps for VecImpl<G> {
         self.rollouts += k as u64;
         let (seed, start, cap) = (self.seed, &self.start, self.max_plies.unwrap_or(u32::MAX));
         // Eight chunks per thread even out the games' lengths; one thread
-        // plays them all in one.
-        let threads = self.threads.min(rayon::current_num_threads()).max(1);
-        let chunk = if threads == 1 { k.max(1) } else { k.div_ceil(threads * 8).max(1) };
+        // plays them all in one. (Any count but 1 runs in a pool of that
+        // many threads: rayon's, or the environment's own.)
+        let chunk = if self.threads == 1 { k.max(1) } else { k.div_ceil(self.threads * 8).max(1) };
         let play = |(c, (returns, lengths)): (usize, (&mut [f32], &mut [i64]))| {
             let mut state = start.clone();
             let mut moves = Vec::new();
@@ -427,6 +429,10 @@ impl<G: GameMeta + Encoding> VecOps for VecImpl<G> {
 
     fn set_threads(&mut self, threads: usize) {
         self.threads = threads.max(1);
+    }
+
+    fn threads(&self) -> usize {
+        self.threads
     }
 }
 
@@ -539,8 +545,6 @@ pub struct PyVecEnv {
     /// The actions of the step in progress, converted once (no allocation
     /// after the first step).
     actions: Vec<i64>,
-    /// The threads a call may use, the calling one included.
-    threads: usize,
     /// A pool of its own when `threads` is neither 1 nor rayon's global
     /// pool's size (the global pool serves the default).
     pool: Option<rayon::ThreadPool>,
@@ -669,7 +673,7 @@ impl PyVecEnv {
             Arrays::new(py, n, game.observation_shape(), game.num_distinct_actions(), game.max_legal_actions())?;
         let mut inner = game.new_vec_env(n, seed, max_plies);
         inner.set_threads(threads);
-        let mut env = PyVecEnv { game, inner, arrays, actions: Vec::with_capacity(n), threads, pool };
+        let mut env = PyVecEnv { game, inner, arrays, actions: Vec::with_capacity(n), pool };
         env.reset_all(py, None);
         Ok(env)
     }
@@ -742,7 +746,7 @@ impl PyVecEnv {
     /// The most threads a call uses, the calling one included.
     #[getter]
     fn threads(&self) -> usize {
-        self.threads
+        self.inner.threads()
     }
 
     /// The game.
