@@ -116,6 +116,6 @@ document.addEventListener('click', (event) => {
 window.addEventListener('popstate', route);
 // Logging out (or in, elsewhere than its own form) redraws the page for the new viewer.
 window.addEventListener('tabula-account', () => { if (!/^\/(login|signup)$/.test(location.pathname)) route(); });
-// Not at once: compiling every other page's modules would compete with the
-// first things a player does on this one.
+// Not at once: downloading every other page's files would compete with this
+// page's own requests and the first things a player does on it.
 route().then(() => setTimeout(() => (window.requestIdleCallback || setTimeout)(prefetchOtherPages), 3000));
