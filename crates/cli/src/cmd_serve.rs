@@ -1,19 +1,21 @@
 use anyhow::Result;
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(clap::Args)]
 #[command(after_help = "Open http://ADDR/ in a browser to play. The API is described at /api/openapi.json; \
     limits and deployment in docs/api.md and docs/deploy.md.\n\n\
-    EXAMPLE:\n  tabula serve --addr 127.0.0.1:8080 --db ~/tabula.sqlite3\n\n\
+    EXAMPLES:\n  tabula serve --addr 127.0.0.1:8080 --db ~/tabula.sqlite3\n  \
+    tabula serve --db postgres://tabula:secret@127.0.0.1:5432/tabula\n\n\
     Logs go to stderr; set TABULA_LOG (e.g. TABULA_LOG=debug) to change how much.")]
 pub struct Args {
     /// Address to listen on (port 0 picks a free port)
     #[arg(long, default_value = "127.0.0.1:8080")]
     addr: String,
-    /// The SQLite database; created on first run, locked while the server runs
-    #[arg(long, value_name = "PATH")]
-    db: Option<PathBuf>,
+    /// The database: a SQLite file (created on first run, the default ./tabula.sqlite3) or a
+    /// PostgreSQL URL (postgres://USER:PASSWORD@HOST:PORT/DATABASE). Either is locked for this
+    /// server while it runs, and migrated when it starts
+    #[arg(long, value_name = "PATH|URL")]
+    db: Option<String>,
     /// AIs thinking at once (others wait their turn); 0 = one per CPU core
     #[arg(long, value_name = "N", default_value_t = 0, value_parser = crate::util::whole::<usize>)]
     max_thinking: usize,
@@ -49,7 +51,10 @@ fn positive_ms(what: &str, value: f64, unit_ms: f64) -> Result<u64> {
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
-    let db = args.db.unwrap_or_else(tabula_server::default_db_path);
+    let db = match args.db {
+        Some(text) => tabula_server::config::Database::parse(&text),
+        None => tabula_server::config::Database::Sqlite(tabula_server::default_db_path()),
+    };
     let mut config = tabula_server::Config::new(db);
     config.ai.max_thinking = args.max_thinking;
     config.net.max_connections = args.max_connections;

@@ -1,16 +1,21 @@
 //! Load benchmark (not a test): N concurrent games, each driven by two bot
 //! clients over WebSocket (one per seat) that answer every position with a
-//! random legal move at once. Reports moves per second, the p50/p99 latency
-//! from sending a move to its acknowledgement (which comes after the move is
-//! committed to SQLite), and memory per game.
+//! random legal move, at once or after a think time. Reports moves per
+//! second, the p50/p99 latency from sending a move to its acknowledgement
+//! (which comes after the move is committed to the database), and memory
+//! per game.
 //!
 //!   cargo run --release -p tabula-server --example load -- --games 1000 --seconds 30
+//!   cargo run --release -p tabula-server --example load -- --games 1000 --think-ms 1000-3000
 //!
 //! Options: --games N (default 100), --seconds S (default 20), --game ID
-//! (default coldwar), --option KEY=VALUE (repeatable), --db PATH (default: a
-//! fresh file in the temp dir). The server runs in this process on a
-//! loopback port; each game finished is replaced by a new one. Needs about
-//! 4 file descriptors per game (`ulimit -n`).
+//! (default coldwar), --option KEY=VALUE (repeatable), --db PATH|URL
+//! (default: a fresh SQLite file in the temp dir; a postgres:// URL runs on
+//! PostgreSQL), --think-ms MIN-MAX (paced bots: each move waits a random
+//! time in that range after the turn comes, so the server's own share of the
+//! latency shows; default 0, as fast as possible). The server runs in this
+//! process on a loopback port; each game finished is replaced by a new one.
+//! Needs about 4 file descriptors per game (`ulimit -n`).
 
 mod common;
 
@@ -29,11 +34,13 @@ struct Config {
     seconds: u64,
     game: String,
     options: Value,
-    db: Option<std::path::PathBuf>,
+    db: Option<String>,
+    think_ms: (u64, u64),
 }
 
 fn parse_args() -> Result<Config, String> {
-    let mut c = Config { games: 100, seconds: 20, game: "coldwar".into(), options: json!({}), db: None };
+    let mut c =
+        Config { games: 100, seconds: 20, game: "coldwar".into(), options: json!({}), db: None, think_ms: (0, 0) };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         let mut value = || args.next().ok_or(format!("{a} needs a value"));
@@ -41,7 +48,16 @@ fn parse_args() -> Result<Config, String> {
             "--games" => c.games = value()?.parse().map_err(|e| format!("--games: {e}"))?,
             "--seconds" => c.seconds = value()?.parse().map_err(|e| format!("--seconds: {e}"))?,
             "--game" => c.game = value()?,
-            "--db" => c.db = Some(value()?.into()),
+            "--db" => c.db = Some(value()?),
+            "--think-ms" => {
+                let v = value()?;
+                let (lo, hi) = v.split_once('-').unwrap_or((&v, &v));
+                let ms = |t: &str| t.trim().parse::<u64>().map_err(|e| format!("--think-ms {v}: {e}"));
+                c.think_ms = (ms(lo)?, ms(hi)?);
+                if c.think_ms.0 > c.think_ms.1 {
+                    return Err(format!("--think-ms {v}: the least time is above the most"));
+                }
+            }
             "--option" => {
                 let v = value()?;
                 let (k, val) = v.split_once('=').ok_or("--option takes KEY=VALUE")?;
@@ -111,6 +127,14 @@ async fn play_one_game(
         let legal = state["state"]["legal_moves"].as_array().ok_or("no legal moves")?;
         *seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
         let mv = legal[(*seed >> 33) as usize % legal.len()].clone();
+        let (lo, hi) = cfg.think_ms;
+        if hi > 0 {
+            let think = lo + (*seed >> 17) % (hi - lo + 1);
+            tokio::time::sleep(Duration::from_millis(think)).await;
+            if Instant::now() >= until {
+                break;
+            }
+        }
         let ws = &mut sockets[side];
         let sent = Instant::now();
         let msg = json!({"v": 1, "type": "move", "token": tokens[side], "move": mv, "ply": plies});
@@ -154,14 +178,18 @@ fn main() {
     };
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("tokio runtime");
     runtime.block_on(async move {
-        let db = cfg.db.clone().unwrap_or_else(|| {
-            let p = std::env::temp_dir().join(format!("tabula-load-{}.sqlite3", std::process::id()));
-            let _ = std::fs::remove_file(&p);
-            p
-        });
+        let temp = std::env::temp_dir().join(format!("tabula-load-{}.sqlite3", std::process::id()));
+        let db = match &cfg.db {
+            Some(text) => tabula_server::config::Database::parse(text),
+            None => {
+                let _ = std::fs::remove_file(&temp);
+                tabula_server::config::Database::Sqlite(temp.clone())
+            }
+        };
+        println!("database: {}", db.describe());
         let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
         // The bots all come from one address: lift the per-client limits.
-        let mut config = tabula_server::Config::new(&db);
+        let mut config = tabula_server::Config::new(db);
         config.rate = tabula_server::config::RateLimits::unlimited();
         config.net.max_connections_per_client = usize::MAX;
         let server = tabula_server::start_with(listener, config).await.expect("start the server");
@@ -261,9 +289,10 @@ fn main() {
         );
         server.shutdown().await.expect("shutdown");
         if cfg.db.is_none() {
-            let _ = std::fs::remove_file(&db);
-            let _ = std::fs::remove_file(db.with_extension("sqlite3-wal"));
-            let _ = std::fs::remove_file(db.with_extension("sqlite3-shm"));
+            let _ = std::fs::remove_file(&temp);
+            let _ = std::fs::remove_file(temp.with_extension("sqlite3-wal"));
+            let _ = std::fs::remove_file(temp.with_extension("sqlite3-shm"));
+            let _ = std::fs::remove_file(temp.with_extension("sqlite3.lock"));
         }
     });
 }

@@ -4,13 +4,93 @@
 //! are documented in docs/api.md and docs/deploy.md.
 
 use crate::time::Time;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+
+/// Where the server keeps its data.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Database {
+    /// An embedded SQLite file (the default), locked for one server.
+    Sqlite(PathBuf),
+    /// A PostgreSQL database, by its `postgres://` URL.
+    Postgres(String),
+}
+
+impl Database {
+    /// `postgres://…` and `postgresql://…` name a PostgreSQL database;
+    /// anything else is the path of a SQLite file.
+    ///
+    /// ```
+    /// use tabula_server::config::Database;
+    /// assert!(matches!(Database::parse("postgres://tabula@db/tabula"), Database::Postgres(_)));
+    /// assert!(matches!(Database::parse("games.sqlite3"), Database::Sqlite(_)));
+    /// ```
+    pub fn parse(text: &str) -> Database {
+        let lower = text.get(..13).unwrap_or(text).to_ascii_lowercase();
+        if lower.starts_with("postgres://") || lower.starts_with("postgresql://") {
+            Database::Postgres(text.to_string())
+        } else {
+            Database::Sqlite(PathBuf::from(text))
+        }
+    }
+
+    /// The database for logs and messages: a PostgreSQL URL without its
+    /// password.
+    ///
+    /// ```
+    /// use tabula_server::config::Database;
+    /// let db = Database::parse("postgres://tabula:secret@db:5432/tabula");
+    /// assert_eq!(db.describe(), "postgres://tabula:***@db:5432/tabula");
+    /// ```
+    pub fn describe(&self) -> String {
+        match self {
+            Database::Sqlite(path) => path.display().to_string(),
+            Database::Postgres(url) => redact_password(url),
+        }
+    }
+}
+
+/// `scheme://user:password@host…` with the password replaced by `***`.
+fn redact_password(url: &str) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else { return url.to_string() };
+    // The user information ends at the last '@' before the path.
+    let authority_end = rest.find('/').unwrap_or(rest.len());
+    let Some(at) = rest[..authority_end].rfind('@') else { return url.to_string() };
+    match rest[..at].split_once(':') {
+        Some((user, _)) => format!("{scheme}://{user}:***{}", &rest[at..]),
+        None => url.to_string(),
+    }
+}
+
+impl From<PathBuf> for Database {
+    fn from(path: PathBuf) -> Database {
+        Database::Sqlite(path)
+    }
+}
+
+impl From<&Path> for Database {
+    fn from(path: &Path) -> Database {
+        Database::Sqlite(path.to_path_buf())
+    }
+}
+
+impl From<&PathBuf> for Database {
+    fn from(path: &PathBuf) -> Database {
+        Database::Sqlite(path.clone())
+    }
+}
+
+impl From<&str> for Database {
+    fn from(text: &str) -> Database {
+        Database::parse(text)
+    }
+}
 
 /// How the server runs.
 #[derive(Clone)]
 pub struct Config {
-    /// The SQLite database file (created on first run).
-    pub db: PathBuf,
+    /// Where the data lives: a SQLite file (created on first run) or a
+    /// PostgreSQL database.
+    pub db: Database,
     /// Where time comes from ([`Time::system`] except in tests).
     pub time: Time,
     /// The games served.
@@ -28,8 +108,9 @@ pub struct Config {
 }
 
 impl Config {
-    /// The defaults, on the database at `db`.
-    pub fn new(db: impl Into<PathBuf>) -> Config {
+    /// The defaults, on the database `db` (a SQLite path, or a
+    /// [`Database`]).
+    pub fn new(db: impl Into<Database>) -> Config {
         Config {
             db: db.into(),
             time: Time::system(),

@@ -95,6 +95,15 @@ impl From<TabulaError> for ApiError {
 
 impl From<StoreError> for ApiError {
     fn from(e: StoreError) -> Self {
+        if e.is_unavailable() {
+            // Nothing was written: the client may try again once the
+            // database is back.
+            return ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "database_unavailable",
+                format!("the database cannot be reached, so nothing was saved; try again shortly ({e})"),
+            );
+        }
         ApiError::internal(e.to_string())
     }
 }
@@ -123,7 +132,11 @@ impl From<RoomError> for ApiError {
             RoomError::CannotClaim(_) => conflict("cannot_claim"),
             RoomError::Move(m) => ApiError::from(TabulaError::Move(m)),
             RoomError::Game(g) => ApiError::from(g),
-            RoomError::Store(_) | RoomError::Damaged { .. } => ApiError::internal(message),
+            RoomError::Store(e) if e.is_unavailable() => {
+                ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "database_unavailable", message)
+            }
+            RoomError::Store(_) => ApiError::internal(message),
+            RoomError::Damaged { .. } => ApiError::internal(message),
         }
     }
 }

@@ -3,7 +3,7 @@
 //! The API is described in docs/api.md and `openapi.json`.
 //!
 //! The layers, bottom up:
-//! - [`store`]: storage behind one interface (SQLite now), with versioned
+//! - [`store`]: storage behind one interface (SQLite or PostgreSQL), with versioned
 //!   migrations and per-game failure isolation.
 //! - [`room`]: one game and every action on it, as typed commands.
 //! - `app`: the rooms in memory: locking, persisting, publishing, timers,
@@ -41,10 +41,11 @@ pub use http::{router, OPENAPI};
 pub use net::{default_max_connections, raise_fd_limit};
 pub use web::asset_version;
 
+use config::Database;
 use std::net::SocketAddr;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
-use store::{SqliteStore, Store, StoreError};
+use store::{Store, StoreError};
 use tokio::net::TcpListener;
 use tokio::sync::watch;
 
@@ -97,22 +98,22 @@ impl Running {
     }
 }
 
-/// Open the database at `db_path`, resume unfinished games and serve on
-/// `listener`, with the default limits.
-pub async fn start(listener: TcpListener, db_path: &Path) -> Result<Running, ServeError> {
-    start_with(listener, Config::new(db_path)).await
+/// Open the database `db` (a SQLite path or a [`Database`]), resume
+/// unfinished games and serve on `listener`, with the default limits.
+pub async fn start(listener: TcpListener, db: impl Into<Database>) -> Result<Running, ServeError> {
+    start_with(listener, Config::new(db)).await
 }
 
 /// [`start`] with a configuration.
 pub async fn start_with(listener: TcpListener, config: Config) -> Result<Running, ServeError> {
-    let store: Arc<dyn Store> = Arc::new(SqliteStore::open(&config.db)?);
+    let store: Arc<dyn Store> = store::open(&config.db).await?;
     let max_connections = match config.net.max_connections {
         0 => default_max_connections(),
         n => n,
     };
     let conns = net::ConnectionSlots::new(max_connections, config.net.max_connections_per_client);
     let (shutdown_tx, shutdown_rx) = watch::channel(false);
-    let db = config.db.clone();
+    let db = config.db.describe();
     let app = App::new(store.clone(), config, conns, shutdown_rx.clone());
     if let Err(e) = challenges::ensure_builtin_bots(&app).await {
         let _ = store.close().await;
@@ -133,7 +134,7 @@ pub async fn start_with(listener: TcpListener, config: Config) -> Result<Running
         }
     };
     let addr = listener.local_addr()?;
-    tracing::info!(%addr, db = %db.display(), resumed, tournaments, max_connections, "tabula server started");
+    tracing::info!(%addr, db = %db, resumed, tournaments, max_connections, "tabula server started");
     tokio::spawn(app::heartbeat(app.clone()));
     tokio::spawn(app::housekeeping(app.clone()));
     tokio::spawn(pool::matcher(app.clone()));

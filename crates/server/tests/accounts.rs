@@ -7,10 +7,7 @@ use common::*;
 use serde_json::{json, Value};
 
 fn db_text(db: &std::path::Path, sql: &str) -> Vec<String> {
-    let conn = rusqlite::Connection::open(db).unwrap();
-    let mut st = conn.prepare(sql).unwrap();
-    let rows = st.query_map([], |r| r.get::<_, Option<String>>(0)).unwrap();
-    rows.map(|r| r.unwrap().unwrap_or_default()).collect()
+    common::sql::texts(db, sql)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -57,12 +57,12 @@ async fn a_stored_unbounded_ai_is_never_resumed() {
     let x = created["tokens"]["x"].as_str().unwrap().to_string();
     let (db, time) = (server.db.clone(), server.time.clone());
     server.running.shutdown().await.unwrap();
-    let conn = rusqlite::Connection::open(&db).unwrap();
-    let changed = conn
-        .execute("UPDATE games SET seats = replace(seats, '\"perfect\"', '\"uct:86400000\"') WHERE id = ?1", [&id])
-        .unwrap();
+    let changed = sql::exec(
+        &db,
+        "UPDATE games SET seats = replace(seats, '\"perfect\"', '\"uct:86400000\"') WHERE id = ?1",
+        &[(&id).into()],
+    );
     assert_eq!(changed, 1);
-    drop(conn);
     time.advance(1_000);
     let server = start_on(db, time).await;
     let g = get(&server.base, &format!("/api/games/{id}")).await.json();

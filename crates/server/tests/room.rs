@@ -216,10 +216,8 @@ async fn moves_carry_their_display_notation() {
     let g = game(base, id).await;
     let shown: Vec<&str> = g["moves"].as_array().unwrap().iter().map(|m| m["display"].as_str().unwrap()).collect();
     assert_eq!(shown, ["e4", "Nf6"]);
-    let db = rusqlite::Connection::open(&server.db).unwrap();
-    let stored: Option<String> =
-        db.query_row("SELECT display FROM moves WHERE game_id = ?1 AND ply = 2", [id], |r| r.get(0)).unwrap();
-    assert_eq!(stored.as_deref(), Some("Nf6"));
+    let stored = sql::texts(&server.db, &format!("SELECT display FROM moves WHERE game_id = '{id}' AND ply = 2"));
+    assert_eq!(stored, ["Nf6"]);
     // Games without a separate notation show the move itself.
     let created = create(base, json!({"game": "coldwar", "seats": [{"kind": "me"}, {"kind": "me"}]})).await;
     let id = created["game"]["id"].as_str().unwrap();

@@ -11,10 +11,15 @@ use serde_json::{json, Value};
 async fn a_second_server_on_the_same_database_is_refused() {
     let server = start("second-server").await;
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let err = tabula_server::start(listener, &server.db).await.err().expect("the second server must not start");
+    let err =
+        tabula_server::start(listener, database(&server.db)).await.err().expect("the second server must not start");
     let message = err.to_string();
     assert!(message.contains("in use by another tabula server"), "{message}");
-    assert!(message.contains(&std::process::id().to_string()), "the message names the holder: {message}");
+    let holder = match postgres_base() {
+        None => format!("process {}", std::process::id()),
+        Some(_) => "connected from 127.0.0.1:".to_string(),
+    };
+    assert!(message.contains(&holder), "the message names the holder: {message}");
     // The first server is untouched, and once it stops the database is free.
     assert_eq!(post(&server.base, "/api/games", json!({"game": "coldwar"})).await.status, 201);
     let (db, time) = (server.db.clone(), server.time.clone());
@@ -36,13 +41,30 @@ async fn a_failed_write_fails_only_its_own_game() {
         games.push((c["game"]["id"].as_str().unwrap().to_string(), c["tokens"]["x"].as_str().unwrap().to_string()));
     }
     let doomed = games[0].0.clone();
-    let db = rusqlite::Connection::open(&server.db).unwrap();
-    db.busy_timeout(std::time::Duration::from_secs(10)).unwrap();
-    db.execute_batch(&format!(
-        "CREATE TRIGGER refuse_one BEFORE INSERT ON moves WHEN NEW.game_id = '{doomed}'
-         BEGIN SELECT RAISE(ABORT, 'refused by the test'); END;"
-    ))
-    .unwrap();
+    if postgres_base().is_some() {
+        sql::exec(
+            &server.db,
+            &format!(
+                "CREATE FUNCTION refuse_one() RETURNS trigger LANGUAGE plpgsql AS $body$
+                 BEGIN IF NEW.game_id = '{doomed}' THEN RAISE EXCEPTION 'refused by the test'; END IF; RETURN NEW; END
+                 $body$"
+            ),
+            &[],
+        );
+        sql::exec(
+            &server.db,
+            "CREATE TRIGGER refuse_one BEFORE INSERT ON moves FOR EACH ROW EXECUTE FUNCTION refuse_one()",
+            &[],
+        );
+    } else {
+        let db = rusqlite::Connection::open(&server.db).unwrap();
+        db.busy_timeout(std::time::Duration::from_secs(10)).unwrap();
+        db.execute_batch(&format!(
+            "CREATE TRIGGER refuse_one BEFORE INSERT ON moves WHEN NEW.game_id = '{doomed}'
+             BEGIN SELECT RAISE(ABORT, 'refused by the test'); END;"
+        ))
+        .unwrap();
+    }
     // Every game moves at once, so the writes share commit batches.
     let moves = games.iter().map(|(id, x)| {
         let (base, id, x) = (base.clone(), id.clone(), x.clone());
@@ -59,10 +81,12 @@ async fn a_failed_write_fails_only_its_own_game() {
     // The refused move left nothing behind, in memory or on disk.
     let g = get(base, &format!("/api/games/{doomed}")).await.json();
     assert_eq!(g["moves"], json!([]));
-    let stored: i64 = db.query_row("SELECT plies FROM games WHERE id = ?1", [&doomed], |r| r.get(0)).unwrap();
-    assert_eq!(stored, 0);
+    let stored = sql::texts(&server.db, &format!("SELECT CAST(plies AS TEXT) FROM games WHERE id = '{doomed}'"));
+    assert_eq!(stored, ["0"]);
     // Once the database accepts it again, the game goes on.
-    db.execute_batch("DROP TRIGGER refuse_one").unwrap();
+    let drop_trigger =
+        if postgres_base().is_some() { "DROP TRIGGER refuse_one ON moves" } else { "DROP TRIGGER refuse_one" };
+    sql::exec(&server.db, drop_trigger, &[]);
     let r = post(base, &format!("/api/games/{doomed}/move"), json!({"token": games[0].1, "move": "b2"})).await;
     assert_eq!(r.status, 200, "{}", r.body);
     server.running.shutdown().await.unwrap();

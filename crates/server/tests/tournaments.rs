@@ -443,14 +443,12 @@ async fn a_result_stored_while_the_tournament_did_not_hear_of_it_is_recorded_at_
     // As if the server died between storing the game's end and recording
     // it in the tournament: the game is over in the database only.
     {
-        let conn = rusqlite::Connection::open(&db).unwrap();
         let result = json!({"winner": players[1], "reason": "resigned"}).to_string();
-        let n = conn
-            .execute(
-                "UPDATE games SET status = 'finished', result = ?1, to_move = NULL, resume = 0 WHERE id = ?2",
-                rusqlite::params![result, gid],
-            )
-            .unwrap();
+        let n = sql::exec(
+            &db,
+            "UPDATE games SET status = 'finished', result = ?1, to_move = NULL, resume = false WHERE id = ?2",
+            &[(&result).into(), (&gid).into()],
+        );
         assert_eq!(n, 1);
     }
     let server = start_on(db.clone(), time.clone()).await;

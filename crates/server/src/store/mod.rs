@@ -1,10 +1,11 @@
 //! Storage behind one interface, [`Store`]: the rooms write and read games
-//! only through it, so a second backend (PostgreSQL) is one more
-//! implementation of the trait. Every backend runs its versioned
+//! only through it. Two backends implement it: [`SqliteStore`], an
+//! embedded file and the default, and [`PostgresStore`]. Every backend runs its versioned
 //! migrations when it opens, and a change is durable before its future
 //! resolves: nothing is acknowledged or pushed before that.
 
 mod accounts;
+mod postgres;
 mod sqlite;
 mod tournaments;
 
@@ -12,13 +13,31 @@ pub use accounts::{
     outcome_for, AccountAnswer, AccountQuery, AccountWrite, RatingRow, TokenRow, UserGamesFilter, UserRow,
 };
 
+pub use postgres::PostgresStore;
 pub use sqlite::SqliteStore;
 pub use tournaments::{TournamentAnswer, TournamentGameRow, TournamentQuery, TournamentRow, TournamentWrite};
 
+use crate::config::Database;
 use crate::room::RoomStatus;
 use std::future::Future;
-use std::path::PathBuf;
 use std::pin::Pin;
+use std::sync::Arc;
+
+/// Open (creating and migrating if need be) the database `db` with the
+/// backend its kind names.
+pub async fn open(db: &Database) -> Result<Arc<dyn Store>, StoreError> {
+    Ok(match db {
+        Database::Sqlite(path) => {
+            let path = path.clone();
+            // Opening migrates, which may take a while on a large file.
+            let store = tokio::task::spawn_blocking(move || SqliteStore::open(&path))
+                .await
+                .map_err(|_| StoreError::Closed)??;
+            Arc::new(store)
+        }
+        Database::Postgres(url) => Arc::new(PostgresStore::open(url).await?),
+    })
+}
 
 static CRASH_BEFORE_RATINGS: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
@@ -154,38 +173,42 @@ pub struct ListFilter {
 pub enum StoreError {
     /// Another server holds the database.
     #[error(
-        "the database {path} is in use by another tabula server{}; stop that server first, or give this one another --db",
-        holder.as_deref().map(|p| format!(" (process {p})")).unwrap_or_default()
+        "the database {database} is in use by another tabula server{}; stop that server first, or give this one another --db",
+        holder.as_deref().map(|p| format!(" ({p})")).unwrap_or_default()
     )]
     Locked {
-        /// The database.
-        path: PathBuf,
-        /// The process id written by the holder, if readable.
+        /// The database (a path, or a URL without its password).
+        database: String,
+        /// Who holds it, if known (`process 1234`, `host:port`).
         holder: Option<String>,
     },
     /// The database was written by a newer Tabula.
     #[error(
-        "the database {path} has schema version {found}, but this tabula knows only up to {known}; upgrade tabula"
+        "the database {database} has schema version {found}, but this tabula knows only up to {known}; upgrade tabula"
     )]
     TooNew {
-        /// The database.
-        path: PathBuf,
+        /// The database (a path, or a URL without its password).
+        database: String,
         /// Its schema version.
         found: u32,
         /// The newest this build knows.
         known: u32,
     },
     /// A migration failed; the database is left at the version before it.
-    #[error("cannot migrate the database to schema version {version}: {source}")]
+    #[error("cannot migrate the database to schema version {version}: {reason}")]
     Migration {
         /// The version that failed.
         version: u32,
         /// Why.
-        source: rusqlite::Error,
+        reason: String,
     },
-    /// The database refused or failed an operation.
+    /// The SQLite database refused or failed an operation.
     #[error("database error: {0}")]
     Sqlite(#[from] rusqlite::Error),
+    /// The PostgreSQL database refused or failed an operation, or cannot
+    /// be reached.
+    #[error("database error: {0}")]
+    Postgres(#[from] sqlx::Error),
     /// A file could not be opened or locked.
     #[error("{what}: {source}")]
     Io {
@@ -211,8 +234,33 @@ impl StoreError {
     /// A uniqueness (or other) constraint refused the write: e.g. a
     /// username that is taken.
     pub fn is_constraint(&self) -> bool {
-        matches!(self, StoreError::Sqlite(rusqlite::Error::SqliteFailure(e, _))
-            if e.code == rusqlite::ErrorCode::ConstraintViolation)
+        match self {
+            StoreError::Sqlite(rusqlite::Error::SqliteFailure(e, _)) => {
+                e.code == rusqlite::ErrorCode::ConstraintViolation
+            }
+            StoreError::Postgres(sqlx::Error::Database(e)) => matches!(
+                e.kind(),
+                sqlx::error::ErrorKind::UniqueViolation
+                    | sqlx::error::ErrorKind::ForeignKeyViolation
+                    | sqlx::error::ErrorKind::NotNullViolation
+                    | sqlx::error::ErrorKind::CheckViolation
+            ),
+            _ => false,
+        }
+    }
+
+    /// The database cannot be reached right now (a lost connection, a
+    /// server restarting, no connection free in time): the request may
+    /// succeed later, so it is answered 503, not 500.
+    pub fn is_unavailable(&self) -> bool {
+        match self {
+            StoreError::Postgres(e) => postgres::is_unavailable(e),
+            StoreError::Sqlite(rusqlite::Error::SqliteFailure(e, _)) => {
+                matches!(e.code, rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked)
+            }
+            StoreError::Closed => true,
+            _ => false,
+        }
     }
 }
 

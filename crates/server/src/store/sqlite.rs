@@ -100,7 +100,7 @@ fn migrate(conn: &mut Connection, path: &Path) -> Result<(), StoreError> {
     let version: u32 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
     let known = MIGRATIONS.len() as u32;
     if version > known {
-        return Err(StoreError::TooNew { path: path.to_path_buf(), found: version, known });
+        return Err(StoreError::TooNew { database: path.display().to_string(), found: version, known });
     }
     for (i, sql) in MIGRATIONS.iter().enumerate().skip(version as usize) {
         let target = i as u32 + 1;
@@ -110,7 +110,7 @@ fn migrate(conn: &mut Connection, path: &Path) -> Result<(), StoreError> {
             tx.pragma_update(None, "user_version", target)?;
             tx.commit()
         };
-        step(conn).map_err(|source| StoreError::Migration { version: target, source })?;
+        step(conn).map_err(|e| StoreError::Migration { version: target, reason: e.to_string() })?;
         tracing::info!(version = target, "database schema migrated");
     }
     Ok(())
@@ -154,7 +154,8 @@ fn lock(path: &Path) -> Result<File, StoreError> {
                 let mut holder = String::new();
                 let _ = file.read_to_string(&mut holder);
                 let holder = Some(holder.trim().to_string()).filter(|h| !h.is_empty());
-                return Err(StoreError::Locked { path: path.to_path_buf(), holder });
+                let holder = holder.map(|p| format!("process {p}"));
+                return Err(StoreError::Locked { database: path.display().to_string(), holder });
             }
             return Err(io("cannot lock", err));
         }

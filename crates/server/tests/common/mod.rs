@@ -47,17 +47,189 @@ pub async fn settle() {
 /// An instant in late 2025, where every test's time starts.
 pub const T0: u64 = 1_764_460_800_000;
 
+/// A fresh database for the test `name`, named by a path. With
+/// `TABULA_TEST_POSTGRES` set (to a PostgreSQL server's URL, as
+/// scripts/test does on its second pass), the path only names a fresh
+/// PostgreSQL database on that server: see [`database`].
 pub fn temp_db(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("tabula-server-test-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    dir.join("test.sqlite3")
+    let path = dir.join("test.sqlite3");
+    if let Some(base) = postgres_base() {
+        let name = postgres_name(&path);
+        sql::run(&base, move |base| async move {
+            use sqlx::{Connection, Executor};
+            let mut admin = sqlx::PgConnection::connect(&base).await?;
+            admin.execute(sqlx::AssertSqlSafe(format!("DROP DATABASE IF EXISTS \"{name}\" WITH (FORCE)"))).await?;
+            admin.execute(sqlx::AssertSqlSafe(format!("CREATE DATABASE \"{name}\""))).await?;
+            Ok(())
+        });
+    }
+    path
+}
+
+/// The PostgreSQL server the tests run on, if any (`TABULA_TEST_POSTGRES`).
+pub fn postgres_base() -> Option<String> {
+    std::env::var("TABULA_TEST_POSTGRES").ok().filter(|v| !v.is_empty())
+}
+
+/// The PostgreSQL database that stands for the SQLite path `path`.
+fn postgres_name(path: &std::path::Path) -> String {
+    let dir = path.parent().and_then(|d| d.file_name()).unwrap().to_string_lossy();
+    let name: String = dir
+        .trim_start_matches("tabula-server-test-")
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '_' })
+        .collect();
+    format!("t_{}", &name[..name.len().min(60)])
+}
+
+/// The database a test's path stands for: the SQLite file itself, or its
+/// PostgreSQL database when the tests run on PostgreSQL.
+pub fn database(path: &std::path::Path) -> tabula_server::config::Database {
+    match postgres_base() {
+        None => tabula_server::config::Database::Sqlite(path.to_path_buf()),
+        Some(base) => {
+            let (server, _) = base.rsplit_once('/').expect("TABULA_TEST_POSTGRES is postgres://…/DATABASE");
+            let url = format!("{server}/{}", postgres_name(path));
+            PATHS.lock().unwrap().insert(url.clone(), path.to_path_buf());
+            tabula_server::config::Database::Postgres(url)
+        }
+    }
+}
+
+/// The path each PostgreSQL database stands for, so a server started from
+/// a configuration still knows its test path.
+static PATHS: std::sync::Mutex<std::collections::BTreeMap<String, PathBuf>> =
+    std::sync::Mutex::new(std::collections::BTreeMap::new());
+
+/// Tests that reach into the stored data directly, on either backend.
+/// The SQL uses `?1`, `?2`… placeholders (turned into `$1`… for
+/// PostgreSQL).
+pub mod sql {
+    use std::future::Future;
+    use std::path::Path;
+
+    /// A parameter.
+    #[derive(Debug, Clone)]
+    pub enum Param {
+        /// Text.
+        Text(String),
+        /// An integer.
+        Int(i64),
+        /// A real number.
+        Real(f64),
+    }
+
+    impl From<&str> for Param {
+        fn from(v: &str) -> Param {
+            Param::Text(v.to_string())
+        }
+    }
+    impl From<&String> for Param {
+        fn from(v: &String) -> Param {
+            Param::Text(v.clone())
+        }
+    }
+    impl From<i64> for Param {
+        fn from(v: i64) -> Param {
+            Param::Int(v)
+        }
+    }
+    impl From<f64> for Param {
+        fn from(v: f64) -> Param {
+            Param::Real(v)
+        }
+    }
+
+    /// Run `f` on PostgreSQL from synchronous code, on its own runtime.
+    pub fn run<F, Fut, T>(url: &str, f: F) -> T
+    where
+        F: FnOnce(String) -> Fut + Send + 'static,
+        Fut: Future<Output = Result<T, sqlx::Error>>,
+        T: Send + 'static,
+    {
+        let url = url.to_string();
+        std::thread::spawn(move || {
+            let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+            rt.block_on(f(url)).unwrap_or_else(|e| panic!("PostgreSQL: {e}"))
+        })
+        .join()
+        .unwrap()
+    }
+
+    fn dollars(sql: &str) -> String {
+        sql.replace('?', "$")
+    }
+
+    fn url(db: &Path) -> Option<String> {
+        match super::database(db) {
+            tabula_server::config::Database::Postgres(url) => Some(url),
+            tabula_server::config::Database::Sqlite(_) => None,
+        }
+    }
+
+    /// Execute one statement; returns the rows it changed.
+    pub fn exec(db: &Path, sql: &str, params: &[Param]) -> u64 {
+        match url(db) {
+            None => {
+                let conn = rusqlite::Connection::open(db).unwrap();
+                let values: Vec<rusqlite::types::Value> = params
+                    .iter()
+                    .map(|p| match p {
+                        Param::Text(t) => rusqlite::types::Value::Text(t.clone()),
+                        Param::Int(i) => rusqlite::types::Value::Integer(*i),
+                        Param::Real(r) => rusqlite::types::Value::Real(*r),
+                    })
+                    .collect();
+                conn.execute(sql, rusqlite::params_from_iter(values)).unwrap() as u64
+            }
+            Some(url) => {
+                let (sql, params) = (dollars(sql), params.to_vec());
+                run(&url, move |url| async move {
+                    use sqlx::Connection;
+                    let mut conn = sqlx::PgConnection::connect(&url).await?;
+                    let mut q = sqlx::query(sqlx::AssertSqlSafe(sql));
+                    for p in params {
+                        q = match p {
+                            Param::Text(t) => q.bind(t),
+                            Param::Int(i) => q.bind(i),
+                            Param::Real(r) => q.bind(r),
+                        };
+                    }
+                    Ok(q.execute(&mut conn).await?.rows_affected())
+                })
+            }
+        }
+    }
+
+    /// The first column of every row, as text (NULL as "").
+    pub fn texts(db: &Path, sql: &str) -> Vec<String> {
+        match url(db) {
+            None => {
+                let conn = rusqlite::Connection::open(db).unwrap();
+                let mut st = conn.prepare(sql).unwrap();
+                let rows = st.query_map([], |r| r.get::<_, Option<String>>(0)).unwrap();
+                rows.map(|r| r.unwrap().unwrap_or_default()).collect()
+            }
+            Some(url) => {
+                let sql = dollars(sql);
+                run(&url, move |url| async move {
+                    use sqlx::{Connection, Row};
+                    let mut conn = sqlx::PgConnection::connect(&url).await?;
+                    let rows = sqlx::query(sqlx::AssertSqlSafe(sql)).fetch_all(&mut conn).await?;
+                    rows.iter().map(|r| r.try_get::<Option<String>, _>(0).map(Option::unwrap_or_default)).collect()
+                })
+            }
+        }
+    }
 }
 
 /// The test configuration: manual time, generous limits unless a test
 /// tightens them.
 pub fn config(db: PathBuf, time: &Arc<ManualTime>) -> Config {
-    let mut cfg = Config::new(db);
+    let mut cfg = Config::new(database(&db));
     cfg.time = Time::from_source(time.clone());
     // Every helper request opens a connection, and test time stands still:
     // only the test of this limit turns it on.
@@ -67,7 +239,12 @@ pub fn config(db: PathBuf, time: &Arc<ManualTime>) -> Config {
 
 pub async fn start_config(cfg: Config, time: Arc<ManualTime>) -> TestServer {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let db = cfg.db.clone();
+    let db = match &cfg.db {
+        tabula_server::config::Database::Sqlite(path) => path.clone(),
+        tabula_server::config::Database::Postgres(url) => {
+            PATHS.lock().unwrap().get(url).cloned().expect("a test database comes from common::database")
+        }
+    };
     let running = tabula_server::start_with(listener, cfg).await.unwrap();
     let base = format!("127.0.0.1:{}", running.addr.port());
     TestServer { running, base, db, time }
