@@ -287,6 +287,11 @@ fn main() {
             peak.saturating_sub(rss_start) as f64 / cfg.games as f64,
             server.app.loaded_games()
         );
+        let h = server.app.health();
+        println!(
+            "server side (last {} moves): move handled p50 {:.2} ms, p99 {:.2} ms; commit p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms",
+            h.moves.count, h.moves.p50_ms, h.moves.p99_ms, h.commits.p50_ms, h.commits.p99_ms, h.commits.max_ms
+        );
         server.shutdown().await.expect("shutdown");
         if cfg.db.is_none() {
             let _ = std::fs::remove_file(&temp);

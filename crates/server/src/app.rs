@@ -165,6 +165,55 @@ pub struct Health {
     pub ai_thinking: usize,
     /// AIs waiting for a turn to think.
     pub ai_queued: usize,
+    /// Recent store commits: how long each took to become durable.
+    pub commits: LatencySummary,
+    /// Recent moves: from the room's command starting to the move being
+    /// committed and published (waiting for the room's lock included).
+    pub moves: LatencySummary,
+}
+
+/// Percentiles of the recent samples of a [`LatencyWindow`], in ms.
+#[derive(Debug, Clone, Copy, Default, PartialEq, serde::Serialize)]
+pub struct LatencySummary {
+    /// Samples in the window.
+    pub count: usize,
+    /// Median.
+    pub p50_ms: f64,
+    /// 99th percentile.
+    pub p99_ms: f64,
+    /// The slowest.
+    pub max_ms: f64,
+}
+
+/// The durations of the last [`LatencyWindow::SIZE`] operations of one kind,
+/// so that `/api/health` shows where time goes on a loaded server (the
+/// commit, or the rest of a move).
+#[derive(Default)]
+pub(crate) struct LatencyWindow {
+    samples: Mutex<std::collections::VecDeque<u32>>,
+}
+
+impl LatencyWindow {
+    const SIZE: usize = 10_000;
+
+    pub(crate) fn record(&self, took: std::time::Duration) {
+        let us = took.as_micros().min(u32::MAX as u128) as u32;
+        let mut samples = self.samples.lock().unwrap_or_else(|p| p.into_inner());
+        if samples.len() == Self::SIZE {
+            samples.pop_front();
+        }
+        samples.push_back(us);
+    }
+
+    pub(crate) fn summary(&self) -> LatencySummary {
+        let mut sorted: Vec<u32> = self.samples.lock().unwrap_or_else(|p| p.into_inner()).iter().copied().collect();
+        if sorted.is_empty() {
+            return LatencySummary::default();
+        }
+        sorted.sort_unstable();
+        let at = |q: f64| sorted[((sorted.len() - 1) as f64 * q).round() as usize] as f64 / 1000.0;
+        LatencySummary { count: sorted.len(), p50_ms: at(0.5), p99_ms: at(0.99), max_ms: at(1.0) }
+    }
 }
 
 /// The server's state.
@@ -186,6 +235,10 @@ pub struct App {
     /// Held while a rated result is rated and stored, so two games of one
     /// player ending at once do not both start from the same rating.
     rating_lock: tokio::sync::Mutex<()>,
+    /// How long recent commits took (`/api/health`).
+    commit_times: LatencyWindow,
+    /// How long recent moves took to handle (`/api/health`).
+    move_times: LatencyWindow,
     /// Direct challenges, by id.
     challenges: Mutex<HashMap<String, crate::challenges::Challenge>>,
     /// Each account's event stream (challenges, game starts and ends).
@@ -272,6 +325,8 @@ impl App {
             shutdown,
             presence: Arc::new(Presence::default()),
             rating_lock: tokio::sync::Mutex::new(()),
+            commit_times: LatencyWindow::default(),
+            move_times: LatencyWindow::default(),
             challenges: Mutex::new(HashMap::new()),
             events: Mutex::new(HashMap::new()),
             pools: Mutex::new(crate::pool::Pools::default()),
@@ -341,7 +396,14 @@ impl App {
     /// The figures of `/api/health`.
     pub fn health(&self) -> Health {
         let (ai_thinking, ai_queued) = self.ai.counts();
-        Health { games_in_memory: self.loaded_games(), connections: self.conns.open(), ai_thinking, ai_queued }
+        Health {
+            games_in_memory: self.loaded_games(),
+            connections: self.conns.open(),
+            ai_thinking,
+            ai_queued,
+            commits: self.commit_times.summary(),
+            moves: self.move_times.summary(),
+        }
     }
 
     /// Put a room in memory and start its timer and AI; if another request
@@ -467,7 +529,10 @@ impl App {
         let mut writes = slot.room.writes_since(&snapshot);
         writes.extend(extra);
         writes.extend(rating_writes);
-        if let Err(e) = self.store.commit(writes).await {
+        let committing = std::time::Instant::now();
+        let committed = self.store.commit(writes).await;
+        self.commit_times.record(committing.elapsed());
+        if let Err(e) = committed {
             slot.room.restore(snapshot);
             return Err(e.into());
         }
@@ -521,6 +586,8 @@ impl App {
                 _ => {}
             }
         }
+        let started = std::time::Instant::now();
+        let is_move = matches!(command, Command::Move { .. });
         let (h, mut slot) = self.lock(id).await?;
         let (result, game) = self
             .mutate(&h, &mut slot, |room, ctx| {
@@ -533,6 +600,9 @@ impl App {
             })
             .await?;
         let mut outcome = result?;
+        if is_move {
+            self.move_times.record(started.elapsed());
+        }
         if let Outcome::Rematch { room, .. } = &mut outcome {
             if let Some(new) = room.take() {
                 tracing::info!(game = %new.id, rematch_of = %id, "rematch started");
@@ -977,5 +1047,28 @@ pub(crate) async fn housekeeping(app: Arc<App>) {
             }
             _ = shutdown.changed() => return,
         }
+    }
+}
+
+#[cfg(test)]
+mod latency_tests {
+    use super::LatencyWindow;
+    use std::time::Duration;
+
+    #[test]
+    fn the_window_keeps_the_newest_samples_and_reads_percentiles_from_them() {
+        let w = LatencyWindow::default();
+        assert_eq!(w.summary().count, 0);
+        // 10,000 fast samples, then 200 slow ones push the oldest out.
+        for _ in 0..LatencyWindow::SIZE {
+            w.record(Duration::from_micros(500));
+        }
+        for _ in 0..200 {
+            w.record(Duration::from_millis(40));
+        }
+        let s = w.summary();
+        assert_eq!(s.count, LatencyWindow::SIZE);
+        assert_eq!((s.p50_ms, s.max_ms), (0.5, 40.0));
+        assert_eq!(s.p99_ms, 40.0, "the slowest 2% are the slow samples");
     }
 }

@@ -174,7 +174,15 @@ async fn health(State(app): State<AppState>) -> Json<Value> {
         "v": 1, "ok": true,
         "games_in_memory": h.games_in_memory, "connections": h.connections,
         "ai_thinking": h.ai_thinking, "ai_queued": h.ai_queued,
+        "latency": {
+            "commits": latency(&h.commits),
+            "moves": latency(&h.moves),
+        },
     }))
+}
+
+fn latency(s: &crate::app::LatencySummary) -> Value {
+    json!({"count": s.count, "p50_ms": s.p50_ms, "p99_ms": s.p99_ms, "max_ms": s.max_ms})
 }
 
 async fn openapi() -> Response {

@@ -34,7 +34,7 @@ mod tournaments;
 mod web;
 mod ws;
 
-pub use app::{App, Health};
+pub use app::{App, Health, LatencySummary};
 pub use config::Config;
 pub use error::ApiError;
 pub use http::{router, OPENAPI};

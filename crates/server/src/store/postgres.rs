@@ -3,10 +3,11 @@
 //! It keeps the SQLite backend's guarantees:
 //! - **Durable before acknowledged.** Every change goes through one writer
 //!   task that takes all the commits waiting at that moment into one
-//!   transaction (group commit: many games share one WAL flush). Each
-//!   commit runs inside its own savepoint, so a commit that fails is rolled
-//!   back alone; if the transaction itself cannot commit, each commit is
-//!   retried alone, so one game's failure never fails another's.
+//!   transaction (group commit: many games share one WAL flush). If one
+//!   commit of the batch fails, the batch is run again with each commit in
+//!   its own savepoint, so the one that fails is rolled back alone; if the
+//!   transaction itself cannot commit, each commit is retried alone, so
+//!   one game's failure never fails another's.
 //! - **One server per database**, for now: the server holds a session
 //!   advisory lock, and a second server is refused at start. (Sharing one
 //!   database between nodes needs the per-game leases of issue 17.)
@@ -364,8 +365,11 @@ async fn commit_with_retry(
     }
 }
 
-/// One transaction for the batch, a savepoint per job. A connection that
-/// failed is dropped, so the next batch reconnects.
+/// One transaction for the batch. It is first tried without savepoints,
+/// which cost two round trips per job: if a job fails, the transaction is
+/// rolled back and the batch is run again with a savepoint per job, so
+/// only the job at fault fails. A connection that failed is dropped, so
+/// the next batch reconnects.
 async fn commit_batch(
     options: &PgConnectOptions,
     conn: &mut Option<PgConnection>,
@@ -378,38 +382,63 @@ async fn commit_batch(
         *conn = Some(fresh);
     }
     let c = conn.as_mut().expect("connected above");
-    let result = async {
-        let mut tx = c.begin().await?;
-        let mut outcomes = Vec::with_capacity(batch.len());
-        for job in batch {
-            let mut sp = tx.begin().await?;
-            let applied = match job {
-                Job::Commit(writes, _) => apply_all(&mut sp, writes).await,
-                Job::Heartbeat(at, _) => heartbeat(&mut *sp, *at).await,
-                Job::Close(_) => Ok(()),
-            };
-            match applied {
-                Ok(()) => {
-                    sp.commit().await?;
-                    outcomes.push(Ok(()));
-                }
-                Err(e) if is_unavailable(&e) => return Err(e),
-                Err(e) => {
-                    sp.rollback().await?;
-                    outcomes.push(Err(StoreError::from(e)));
-                }
-            }
-        }
-        tx.commit().await?;
-        Ok::<_, sqlx::Error>(outcomes)
+    let mut result = run_batch(c, batch, false).await;
+    if matches!(result, Ok(None)) {
+        result = run_batch(c, batch, true).await;
     }
-    .await;
-    result.map_err(|e| {
-        if is_unavailable(&e) {
-            *conn = None;
+    match result {
+        Ok(outcomes) => Ok(outcomes.expect("with savepoints every job has its outcome")),
+        Err(e) => {
+            if is_unavailable(&e) {
+                *conn = None;
+            }
+            Err(StoreError::from(e))
         }
-        StoreError::from(e)
-    })
+    }
+}
+
+/// Run the batch in one transaction. Without savepoints, the first job to
+/// fail rolls everything back and the answer is `None`.
+async fn run_batch(
+    c: &mut PgConnection,
+    batch: &[Job],
+    savepoints: bool,
+) -> Result<Option<Vec<Result<(), StoreError>>>, sqlx::Error> {
+    let mut tx = c.begin().await?;
+    let mut outcomes = Vec::with_capacity(batch.len());
+    for job in batch {
+        let applied = if savepoints {
+            let mut sp = tx.begin().await?;
+            let applied = apply_job(&mut sp, job).await;
+            match &applied {
+                Ok(()) => sp.commit().await?,
+                Err(e) if is_unavailable(e) => {}
+                Err(_) => sp.rollback().await?,
+            }
+            applied
+        } else {
+            apply_job(&mut tx, job).await
+        };
+        match applied {
+            Ok(()) => outcomes.push(Ok(())),
+            Err(e) if is_unavailable(&e) => return Err(e),
+            Err(_) if !savepoints => {
+                tx.rollback().await?;
+                return Ok(None);
+            }
+            Err(e) => outcomes.push(Err(StoreError::from(e))),
+        }
+    }
+    tx.commit().await?;
+    Ok(Some(outcomes))
+}
+
+async fn apply_job(c: &mut PgConnection, job: &Job) -> Result<(), sqlx::Error> {
+    match job {
+        Job::Commit(writes, _) => apply_all(c, writes).await,
+        Job::Heartbeat(at, _) => heartbeat(&mut *c, *at).await,
+        Job::Close(_) => Ok(()),
+    }
 }
 
 async fn apply_all(tx: &mut PgConnection, writes: &[Write]) -> Result<(), sqlx::Error> {

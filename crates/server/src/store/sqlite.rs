@@ -6,6 +6,12 @@
 //! so a commit that fails is rolled back alone and the others go through.
 //! If the transaction itself cannot commit, each commit is retried in a
 //! transaction of its own, so one game's failure never fails another's.
+//!
+//! The write-ahead log is copied back into the database by a thread of its
+//! own (a passive checkpoint each second), not by the writer: SQLite's
+//! automatic checkpoint runs inside the commit that crosses its threshold,
+//! and that commit (and every move waiting behind it) would pay for copying
+//! and syncing the whole database file.
 
 use super::{
     AccountAnswer, AccountQuery, GameRow, ListFilter, MoveRow, Store, StoreError, StoreFuture, StoredGame, Write,
@@ -84,7 +90,22 @@ pub struct SqliteStore {
     path: PathBuf,
     writer: Mutex<Option<mpsc::Sender<Job>>>,
     reader: Arc<Mutex<Connection>>,
+    /// Dropping the sender stops the checkpointer, joined on close.
+    checkpointer: Mutex<Option<(mpsc::Sender<()>, std::thread::JoinHandle<()>)>>,
     lock: Mutex<Option<File>>,
+}
+
+/// How often the checkpointer copies the log back into the database.
+const CHECKPOINT_EVERY: std::time::Duration = std::time::Duration::from_secs(1);
+
+fn checkpoint_loop(conn: Connection, stop: mpsc::Receiver<()>) {
+    // Ends when the store drops the sender.
+    while let Err(mpsc::RecvTimeoutError::Timeout) = stop.recv_timeout(CHECKPOINT_EVERY) {
+        // PASSIVE: copy what no reader still needs, never wait for anyone.
+        if let Err(e) = conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(())) {
+            tracing::warn!(error = %e, "database checkpoint failed");
+        }
+    }
 }
 
 fn open_connection(path: &Path) -> rusqlite::Result<Connection> {
@@ -439,7 +460,15 @@ impl SqliteStore {
         let lock = lock(path)?;
         let mut conn = open_connection(path)?;
         migrate(&mut conn, path)?;
+        // The checkpointer does this work, off the commit path (module docs).
+        conn.pragma_update(None, "wal_autocheckpoint", 0)?;
         let reader = open_connection(path)?;
+        let checkpoints = open_connection(path)?;
+        let (stop, stopped) = mpsc::channel();
+        let checkpointer = std::thread::Builder::new()
+            .name("tabula-db-checkpoint".into())
+            .spawn(move || checkpoint_loop(checkpoints, stopped))
+            .map_err(|source| StoreError::Io { what: "cannot start the database checkpointer".into(), source })?;
         let (tx, rx) = mpsc::channel();
         std::thread::Builder::new()
             .name("tabula-db-writer".into())
@@ -449,6 +478,7 @@ impl SqliteStore {
             path: path.to_path_buf(),
             writer: Mutex::new(Some(tx)),
             reader: Arc::new(Mutex::new(reader)),
+            checkpointer: Mutex::new(Some((stop, checkpointer))),
             lock: Mutex::new(Some(lock)),
         })
     }
@@ -536,6 +566,11 @@ impl Store for SqliteStore {
         Box::pin(async move {
             if sent.is_ok() {
                 let _ = rx.await;
+            }
+            let checkpointer = self.checkpointer.lock().unwrap_or_else(|p| p.into_inner()).take();
+            if let Some((stop, thread)) = checkpointer {
+                drop(stop);
+                let _ = tokio::task::spawn_blocking(move || thread.join()).await;
             }
             // The writer is done: release the lock for the next server.
             self.lock.lock().unwrap_or_else(|p| p.into_inner()).take();
