@@ -385,3 +385,16 @@ fn tournament_help_comes_from_the_registry() {
     assert!(help.contains("tabula tournament cordots --players \"expert,hard,medium,random\""), "{help}");
     assert!(help.contains("--system knockout"), "{help}");
 }
+
+#[test]
+fn serve_on_an_unreachable_postgresql_says_so_without_the_password() {
+    // Port 1 on loopback: nothing listens, the connection is refused at once.
+    let o = tabula(&["serve", "--addr", "127.0.0.1:0", "--db", "postgres://tabula:hunter2@127.0.0.1:1/tabula"]);
+    assert!(!o.status.success());
+    let err = stderr(&o);
+    assert!(err.contains("cannot connect to the database postgres://tabula:***@127.0.0.1:1/tabula"), "{err}");
+    assert!(!err.contains("hunter2"), "the password leaked: {err}");
+    let o = tabula(&["serve", "--addr", "127.0.0.1:0", "--db", "postgres://tabula@127.0.0.1:notaport/tabula"]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("invalid port number"), "{}", stderr(&o));
+}

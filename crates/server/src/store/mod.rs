@@ -225,6 +225,14 @@ pub enum StoreError {
         /// What is wrong.
         reason: String,
     },
+    /// The database could not be reached at start.
+    #[error("cannot connect to the database {database}: {reason}")]
+    Connect {
+        /// The database (a URL without its password).
+        database: String,
+        /// Why.
+        reason: String,
+    },
     /// The store was closed (the server is stopping).
     #[error("the database is closed")]
     Closed,

@@ -250,8 +250,9 @@ impl PostgresStore {
     /// migrate it.
     pub async fn open(url: &str) -> Result<PostgresStore, StoreError> {
         let database = Database::Postgres(url.to_string()).describe();
-        let options = PgConnectOptions::from_str(url)?.application_name("tabula");
-        let mut lock = PgConnection::connect_with(&options).await?;
+        let connect = |e: sqlx::Error| StoreError::Connect { database: database.clone(), reason: e.to_string() };
+        let options = PgConnectOptions::from_str(url).map_err(connect)?.application_name("tabula");
+        let mut lock = PgConnection::connect_with(&options).await.map_err(connect)?;
         let locked: bool =
             sqlx::query_scalar("SELECT pg_try_advisory_lock($1)").bind(SERVER_LOCK).fetch_one(&mut lock).await?;
         if !locked {
