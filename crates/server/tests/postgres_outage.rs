@@ -1,6 +1,7 @@
 //! PostgreSQL going away under a running server: while it is down, moves
 //! are refused with a 503 and never acknowledged; once it is back, play
-//! goes on, and everything acknowledged before is still there.
+//! goes on, and everything acknowledged before is still there. A server
+//! whose lock was lost in a restart and taken by another writes nothing.
 //!
 //! The test runs its own throwaway PostgreSQL (scripts/postgres), because
 //! it stops and restarts it. It runs when `TABULA_TEST_POSTGRES` is set,
@@ -101,7 +102,32 @@ async fn moves_are_refused_while_postgresql_is_down_and_nothing_acknowledged_is_
             tokio::time::sleep(Duration::from_millis(200)).await;
         }
     }
-    running.shutdown().await.unwrap();
+    // The server took its lock again when it reconnected: a second server
+    // is still refused.
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let refused = tabula_server::start_with(listener, cfg.clone()).await.err().expect("the lock is held again");
+    assert!(refused.to_string().contains("in use by another tabula server"), "{refused}");
+
+    // PostgreSQL restarts again, and this time a second server takes the
+    // database before the first writes anything: the first is fenced off.
+    postgres(&["stop", &dir_text]);
+    postgres(&["start", &dir_text, &port]);
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let second = tabula_server::start_with(listener, cfg.clone()).await.unwrap();
+    let second_base = format!("127.0.0.1:{}", second.addr.port());
+    let (id, tokens) = &games[0];
+    for _ in 0..2 {
+        // The first try may meet the connection PostgreSQL closed; the
+        // second finds the lock taken.
+        let r = play_first(&base, id, tokens).await;
+        assert_eq!((r.status, r.code().as_str()), (503, "database_unavailable"), "{}", r.body);
+    }
+    let r = play_first(&second_base, id, tokens).await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    acknowledged[0] = r.json()["game"]["moves"].as_array().unwrap().clone();
+    // Its last heartbeat cannot be written either.
+    let _ = running.shutdown().await;
+    second.shutdown().await.unwrap();
 
     // A new server on the same database finds every acknowledged move.
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
@@ -110,7 +136,8 @@ async fn moves_are_refused_while_postgresql_is_down_and_nothing_acknowledged_is_
     for (i, (id, _)) in games.iter().enumerate() {
         let g = get(&base, &format!("/api/games/{id}")).await.json();
         assert_eq!(g["moves"].as_array().unwrap(), &acknowledged[i], "{id}");
-        assert_eq!(acknowledged[i].len(), 2, "{id}: one move before the outage, one after");
+        let expected = if i == 0 { 3 } else { 2 };
+        assert_eq!(acknowledged[i].len(), expected, "{id}: one move before the outage, one or two after");
     }
     running.shutdown().await.unwrap();
 }

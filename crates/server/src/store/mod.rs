@@ -266,7 +266,8 @@ impl StoreError {
             StoreError::Sqlite(rusqlite::Error::SqliteFailure(e, _)) => {
                 matches!(e.code, rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked)
             }
-            StoreError::Closed => true,
+            // Another server took the database while it was unreachable.
+            StoreError::Closed | StoreError::Locked { .. } => true,
             _ => false,
         }
     }

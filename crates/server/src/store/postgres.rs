@@ -9,8 +9,12 @@
 //!   transaction itself cannot commit, each commit is retried alone, so
 //!   one game's failure never fails another's.
 //! - **One server per database**, for now: the server holds a session
-//!   advisory lock, and a second server is refused at start. (Sharing one
-//!   database between nodes needs the per-game leases of issue 17.)
+//!   advisory lock, and a second server is refused at start. The lock lives
+//!   on a connection of its own, so it is lost when PostgreSQL restarts:
+//!   whenever the writer reconnects, it first checks the lock and takes it
+//!   again, and if another server has taken it meanwhile, this one writes
+//!   nothing more. (Sharing one database between nodes needs the per-game
+//!   leases of issue 17.)
 //! - **Versioned migrations**, the same four versions as SQLite's, each in
 //!   one transaction, under a transaction advisory lock so that servers
 //!   started together migrate once.
@@ -197,8 +201,6 @@ pub struct PostgresStore {
     database: String,
     pool: PgPool,
     writer: Mutex<Option<mpsc::UnboundedSender<Job>>>,
-    /// The connection holding [`SERVER_LOCK`]; closing it releases the lock.
-    lock: tokio::sync::Mutex<Option<PgConnection>>,
 }
 
 fn i64_of(v: u64) -> i64 {
@@ -279,8 +281,9 @@ impl PostgresStore {
             .connect_with(options.clone())
             .await?;
         let (tx, rx) = mpsc::unbounded_channel();
-        tokio::spawn(writer_loop(options, rx));
-        Ok(PostgresStore { database, pool, writer: Mutex::new(Some(tx)), lock: tokio::sync::Mutex::new(Some(lock)) })
+        // The writer keeps the connection holding the lock (module docs).
+        tokio::spawn(writer_loop(Writer { options, database: database.clone(), conn: None, lock: Some(lock) }, rx));
+        Ok(PostgresStore { database, pool, writer: Mutex::new(Some(tx)) })
     }
 
     /// The database's URL, without its password.
@@ -301,10 +304,58 @@ impl PostgresStore {
     }
 }
 
+/// The writer's connections.
+struct Writer {
+    options: PgConnectOptions,
+    /// The database, for messages.
+    database: String,
+    /// Where the batches are written; `None` after a failure, until the
+    /// next batch reconnects.
+    conn: Option<PgConnection>,
+    /// The connection holding [`SERVER_LOCK`]; closing it releases the lock.
+    lock: Option<PgConnection>,
+}
+
+impl Writer {
+    /// Connect for writing, after making sure this server still holds the
+    /// database's lock, taking it again if PostgreSQL lost it (a restart).
+    async fn connect(&mut self) -> Result<(), StoreError> {
+        let connect = || async {
+            tokio::time::timeout(ACQUIRE_TIMEOUT, PgConnection::connect_with(&self.options))
+                .await
+                .map_err(|_| sqlx::Error::PoolTimedOut)?
+        };
+        if let Some(lock) = self.lock.as_mut() {
+            if sqlx::query("SELECT 1").execute(&mut *lock).await.is_err() {
+                self.lock = None;
+            }
+        }
+        if self.lock.is_none() {
+            let mut fresh = connect().await?;
+            let locked: bool =
+                sqlx::query_scalar("SELECT pg_try_advisory_lock($1)").bind(SERVER_LOCK).fetch_one(&mut fresh).await?;
+            if !locked {
+                tracing::error!(database = %self.database, "another tabula server took the database's lock; writing nothing");
+                let _ = fresh.close().await;
+                return Err(StoreError::Locked { database: self.database.clone(), holder: None });
+            }
+            tracing::warn!(database = %self.database, "the database's lock was lost (PostgreSQL restarted?) and is taken again");
+            self.lock = Some(fresh);
+        }
+        self.conn = Some(connect().await?);
+        Ok(())
+    }
+
+    async fn close(&mut self) {
+        for c in [self.conn.take(), self.lock.take()].into_iter().flatten() {
+            let _ = c.close().await;
+        }
+    }
+}
+
 /// The writer: one connection, group commits, savepoints (module docs).
-async fn writer_loop(options: PgConnectOptions, mut jobs: mpsc::UnboundedReceiver<Job>) {
+async fn writer_loop(mut w: Writer, mut jobs: mpsc::UnboundedReceiver<Job>) {
     const MAX_BATCH: usize = 512;
-    let mut conn: Option<PgConnection> = None;
     while let Some(first) = jobs.recv().await {
         let mut batch = vec![first];
         while batch.len() < MAX_BATCH {
@@ -314,24 +365,31 @@ async fn writer_loop(options: PgConnectOptions, mut jobs: mpsc::UnboundedReceive
             }
         }
         let closing = batch.iter().any(|j| matches!(j, Job::Close(_)));
-        let outcomes = commit_with_retry(&options, &mut conn, &batch).await;
+        let outcomes = commit_with_retry(&mut w, &batch).await;
+        let mut close_replies = Vec::new();
         for (job, outcome) in batch.into_iter().zip(outcomes) {
             if let Err(e) = &outcome {
                 tracing::error!(error = %e, "database write failed");
             }
-            reply(job, outcome);
+            match job {
+                Job::Close(tx) => close_replies.push(tx),
+                job => reply(job, outcome),
+            }
         }
         if closing {
             jobs.close();
             while let Ok(job) = jobs.try_recv() {
                 reply(job, Err(StoreError::Closed));
             }
-            if let Some(c) = conn.take() {
-                let _ = c.close().await;
+            // Release the lock before saying so, so the next server can start.
+            w.close().await;
+            for tx in close_replies {
+                let _ = tx.send(());
             }
             return;
         }
     }
+    w.close().await;
 }
 
 fn reply(job: Job, outcome: Result<(), StoreError>) {
@@ -346,19 +404,15 @@ fn reply(job: Job, outcome: Result<(), StoreError>) {
 }
 
 /// Commit `batch` together; if that fails as a whole, each job alone.
-async fn commit_with_retry(
-    options: &PgConnectOptions,
-    conn: &mut Option<PgConnection>,
-    batch: &[Job],
-) -> Vec<Result<(), StoreError>> {
-    match commit_batch(options, conn, batch).await {
+async fn commit_with_retry(w: &mut Writer, batch: &[Job]) -> Vec<Result<(), StoreError>> {
+    match commit_batch(w, batch).await {
         Ok(outcomes) => outcomes,
         Err(e) if batch.len() == 1 => vec![Err(e)],
         Err(e) => {
             tracing::warn!(error = %e, jobs = batch.len(), "group commit failed; committing one by one");
             let mut outcomes = Vec::with_capacity(batch.len());
             for job in batch {
-                let one = commit_batch(options, conn, std::slice::from_ref(job)).await;
+                let one = commit_batch(w, std::slice::from_ref(job)).await;
                 outcomes.push(one.and_then(|mut o| o.remove(0)));
             }
             outcomes
@@ -371,18 +425,11 @@ async fn commit_with_retry(
 /// rolled back and the batch is run again with a savepoint per job, so
 /// only the job at fault fails. A connection that failed is dropped, so
 /// the next batch reconnects.
-async fn commit_batch(
-    options: &PgConnectOptions,
-    conn: &mut Option<PgConnection>,
-    batch: &[Job],
-) -> Result<Vec<Result<(), StoreError>>, StoreError> {
-    if conn.is_none() {
-        let fresh = tokio::time::timeout(ACQUIRE_TIMEOUT, PgConnection::connect_with(options))
-            .await
-            .map_err(|_| sqlx::Error::PoolTimedOut)??;
-        *conn = Some(fresh);
+async fn commit_batch(w: &mut Writer, batch: &[Job]) -> Result<Vec<Result<(), StoreError>>, StoreError> {
+    if w.conn.is_none() {
+        w.connect().await?;
     }
-    let c = conn.as_mut().expect("connected above");
+    let c = w.conn.as_mut().expect("connected above");
     let mut result = run_batch(c, batch, false).await;
     if matches!(result, Ok(None)) {
         result = run_batch(c, batch, true).await;
@@ -391,7 +438,7 @@ async fn commit_batch(
         Ok(outcomes) => Ok(outcomes.expect("with savepoints every job has its outcome")),
         Err(e) => {
             if is_unavailable(&e) {
-                *conn = None;
+                w.conn = None;
             }
             Err(StoreError::from(e))
         }
@@ -1093,11 +1140,8 @@ impl Store for PostgresStore {
             if sent {
                 let _ = rx.await;
             }
+            // The writer has released the lock before answering.
             self.pool.close().await;
-            // The writer is done: release the lock for the next server.
-            if let Some(lock) = self.lock.lock().await.take() {
-                let _ = lock.close().await;
-            }
             Ok(())
         })
     }
