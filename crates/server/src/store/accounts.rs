@@ -525,7 +525,7 @@ pub(super) fn query(conn: &Connection, q: AccountQuery) -> rusqlite::Result<Acco
             while let Some(r) = rows.next()? {
                 let row = super::sqlite::row_to_game(r)?;
                 let me = r.get::<_, i64>("me")? as usize;
-                if filter.result.as_deref().is_some_and(|want| outcome_for(&row, me) != want) {
+                if !filter.keeps(&row, me) {
                     continue;
                 }
                 out.push((row, me));
@@ -544,18 +544,7 @@ pub(super) fn query(conn: &Connection, q: AccountQuery) -> rusqlite::Result<Acco
             let mut counts = [0u32; 5];
             while let Some(r) = rows.next()? {
                 let row = super::sqlite::row_to_game(r)?;
-                let me = r.get::<_, i64>("me")? as usize;
-                match outcome_for(&row, me) {
-                    "win" => counts[1] += 1,
-                    "loss" => counts[2] += 1,
-                    "draw" => counts[3] += 1,
-                    _ => {}
-                }
-                if row.status == crate::room::RoomStatus::Aborted {
-                    counts[4] += 1;
-                } else {
-                    counts[0] += 1;
-                }
+                count_result(&mut counts, &row, r.get::<_, i64>("me")? as usize);
             }
             AccountAnswer::Counts(counts)
         }
@@ -568,6 +557,30 @@ pub(super) fn query(conn: &Connection, q: AccountQuery) -> rusqlite::Result<Acco
             }
         }
     })
+}
+
+/// Add a finished or aborted game of seat `me` to an account's results:
+/// games, wins, losses, draws, aborted ([`AccountAnswer::Counts`]).
+pub(super) fn count_result(counts: &mut [u32; 5], row: &super::GameRow, me: usize) {
+    match outcome_for(row, me) {
+        "win" => counts[1] += 1,
+        "loss" => counts[2] += 1,
+        "draw" => counts[3] += 1,
+        _ => {}
+    }
+    if row.status == crate::room::RoomStatus::Aborted {
+        counts[4] += 1;
+    } else {
+        counts[0] += 1;
+    }
+}
+
+impl UserGamesFilter {
+    /// Whether the game of seat `me` has the result asked for (any, when
+    /// none is asked).
+    pub(super) fn keeps(&self, row: &super::GameRow, me: usize) -> bool {
+        self.result.as_deref().is_none_or(|want| outcome_for(row, me) == want)
+    }
 }
 
 /// A game's outcome from the side of seat `me`: `win`, `loss`, `draw`,

@@ -974,7 +974,7 @@ async fn account_query(pool: &PgPool, q: AccountQuery) -> Result<AccountAnswer, 
                 let Some(r) = rows.try_next().await? else { break };
                 let row = row_to_game(&r)?;
                 let me = r.try_get::<i32, _>("me")? as usize;
-                if filter.result.as_deref().is_some_and(|want| super::outcome_for(&row, me) != want) {
+                if !filter.keeps(&row, me) {
                     continue;
                 }
                 out.push((row, me));
@@ -992,18 +992,7 @@ async fn account_query(pool: &PgPool, q: AccountQuery) -> Result<AccountAnswer, 
             let mut counts = [0u32; 5];
             for r in &rows {
                 let row = row_to_game(r)?;
-                let me = r.try_get::<i32, _>("me")? as usize;
-                match super::outcome_for(&row, me) {
-                    "win" => counts[1] += 1,
-                    "loss" => counts[2] += 1,
-                    "draw" => counts[3] += 1,
-                    _ => {}
-                }
-                if row.status == crate::room::RoomStatus::Aborted {
-                    counts[4] += 1;
-                } else {
-                    counts[0] += 1;
-                }
+                super::accounts::count_result(&mut counts, &row, r.try_get::<i32, _>("me")? as usize);
             }
             AccountAnswer::Counts(counts)
         }
