@@ -347,8 +347,15 @@ impl Writer {
     }
 
     async fn close(&mut self) {
-        for c in [self.conn.take(), self.lock.take()].into_iter().flatten() {
-            let _ = c.close().await;
+        if let Some(mut lock) = self.lock.take() {
+            // Released here, not when PostgreSQL notices the closed
+            // connection, so a server started right after this one returns
+            // finds the lock free.
+            let _ = sqlx::query("SELECT pg_advisory_unlock($1)").bind(SERVER_LOCK).execute(&mut lock).await;
+            let _ = lock.close().await;
+        }
+        if let Some(conn) = self.conn.take() {
+            let _ = conn.close().await;
         }
     }
 }
