@@ -13,7 +13,7 @@ use crate::config::Config;
 use crate::limits::Limits;
 use crate::net::ConnectionSlots;
 use crate::room::{random_string, Actor, Command, Ctx, Outcome, Room, RoomError, RoomSpec, RoomStatus, Seat, SeatKind};
-use crate::store::{Store, StoredGame, Write};
+use crate::store::{LeaseAnswer, Store, StoredGame, Write};
 use crate::time::Time;
 use axum::extract::ws::Utf8Bytes;
 use serde_json::{json, Value};
@@ -35,9 +35,37 @@ pub struct RoomHandle {
     latest: Mutex<Option<Utf8Bytes>>,
     wake: Notify,
     touched_ms: AtomicU64,
+    /// When this handle was made (a lease renewal that started before it
+    /// cannot have seen its lease).
+    born: std::time::Instant,
+    /// Cluster mode: another node owns the game; this handle only relays
+    /// its messages (from NATS) to watchers here, and its room is a copy
+    /// read from the database.
+    remote: AtomicBool,
+    /// The copy of a remote handle is older than the last message relayed.
+    stale: AtomicBool,
 }
 
 impl RoomHandle {
+    fn new(id: String, slot: Slot, now_ms: u64, remote: bool) -> RoomHandle {
+        RoomHandle {
+            id,
+            slot: Arc::new(tokio::sync::Mutex::new(slot)),
+            tx: broadcast::channel(32).0,
+            latest: Mutex::new(None),
+            wake: Notify::new(),
+            touched_ms: AtomicU64::new(now_ms),
+            born: std::time::Instant::now(),
+            remote: AtomicBool::new(remote),
+            stale: AtomicBool::new(false),
+        }
+    }
+
+    /// Cluster mode: another node owns this game.
+    pub(crate) fn is_remote(&self) -> bool {
+        self.remote.load(Ordering::SeqCst)
+    }
+
     /// Lock the room (whoever holds the guard may change it).
     pub(crate) async fn slot_lock(&self) -> RoomGuard {
         self.slot.clone().lock_owned().await
@@ -70,6 +98,33 @@ pub struct Slot {
     pub(crate) thinking: Option<Thought>,
     /// Connections that speak for each seat now (presence).
     pub(crate) seat_sockets: [usize; 2],
+    /// Cluster mode: the epoch of this node's lease on the game.
+    pub(crate) epoch: Option<i64>,
+}
+
+impl Slot {
+    fn new(room: Room, epoch: Option<i64>) -> Slot {
+        Slot { room, evicted: false, agents: [None, None], thinking: None, seat_sockets: [0, 0], epoch }
+    }
+}
+
+/// A game to read: the room in memory here, or a copy from the database
+/// when another node owns it (cluster mode).
+pub enum RoomRead {
+    /// Held here, locked.
+    Held(RoomGuard),
+    /// A copy read from the database.
+    Copy(Box<Room>),
+}
+
+impl std::ops::Deref for RoomRead {
+    type Target = Room;
+    fn deref(&self) -> &Room {
+        match self {
+            RoomRead::Held(slot) => &slot.room,
+            RoomRead::Copy(room) => room,
+        }
+    }
 }
 
 /// An AI's pending move.
@@ -252,6 +307,13 @@ pub struct App {
     pub(crate) tournaments: crate::tournaments::Tournaments,
     /// The analysis board's engine slots (see `analysis.rs`).
     pub(crate) analyses: crate::analysis::AnalysisSlots,
+    /// Cluster mode: the link to the other nodes.
+    pub(crate) cluster: Option<Arc<crate::cluster::Cluster>>,
+    /// Cluster mode: games other nodes own that have watchers here.
+    remote: Mutex<HashMap<String, Arc<RoomHandle>>>,
+    /// Cluster mode: one game's lease is asked for and its room installed
+    /// by one task at a time (games spread over these by id).
+    acquiring: Vec<tokio::sync::Mutex<()>>,
 }
 
 /// Connections per account (WebSockets and Bot API streams), for the
@@ -311,6 +373,7 @@ impl App {
         cfg: Config,
         conns: ConnectionSlots,
         shutdown: watch::Receiver<bool>,
+        cluster: Option<Arc<crate::cluster::Cluster>>,
     ) -> Arc<App> {
         Arc::new(App {
             store,
@@ -332,6 +395,9 @@ impl App {
             pools: Mutex::new(crate::pool::Pools::default()),
             tournament_games: Mutex::new(HashMap::new()),
             tournaments: crate::tournaments::Tournaments::default(),
+            cluster,
+            remote: Mutex::new(HashMap::new()),
+            acquiring: (0..64).map(|_| tokio::sync::Mutex::new(())).collect(),
         })
     }
 
@@ -407,28 +473,15 @@ impl App {
     }
 
     /// Put a room in memory and start its timer and AI; if another request
-    /// put it there first, that one wins.
-    fn install(self: &Arc<Self>, mut room: Room) -> Arc<RoomHandle> {
-        let (tx, _) = broadcast::channel(32);
+    /// put it there first, that one wins. `epoch`: this node's lease on it
+    /// (cluster mode).
+    fn install(self: &Arc<Self>, mut room: Room, epoch: Option<i64>) -> Arc<RoomHandle> {
         // Presence counts from now: nobody is connected to a game just loaded.
         let now = self.time.now_ms();
         room.away_since = [Some(now); 2];
         room.claim_after_ms = self.cfg.rooms.claim_after_ms;
         let has_ai = room.seats.iter().any(|s| s.kind == SeatKind::Ai);
-        let handle = Arc::new(RoomHandle {
-            id: room.id.clone(),
-            slot: Arc::new(tokio::sync::Mutex::new(Slot {
-                room,
-                evicted: false,
-                agents: [None, None],
-                thinking: None,
-                seat_sockets: [0, 0],
-            })),
-            tx,
-            latest: Mutex::new(None),
-            wake: Notify::new(),
-            touched_ms: AtomicU64::new(self.time.now_ms()),
-        });
+        let handle = Arc::new(RoomHandle::new(room.id.clone(), Slot::new(room, epoch), now, false));
         {
             let mut map = self.map();
             if let Some(existing) = map.get(&handle.id) {
@@ -456,9 +509,40 @@ impl App {
         if id.is_empty() || id.len() > 64 {
             return Err(RoomError::NotFound(id.to_string()));
         }
+        if self.cluster.is_some() {
+            return self.acquire(id, false).await;
+        }
         let stored = self.store.load(id.to_string()).await?.ok_or_else(|| RoomError::NotFound(id.to_string()))?;
         let room = self.rebuild(&stored)?;
-        Ok(self.install(room))
+        Ok(self.install(room, None))
+    }
+
+    /// Read game `id`: the room in memory, or (cluster mode, when another
+    /// node owns it or nobody holds it) a copy from the database, which
+    /// holds everything acknowledged.
+    pub async fn read(self: &Arc<Self>, id: &str) -> Result<RoomRead, RoomError> {
+        if self.cluster.is_none() {
+            return Ok(RoomRead::Held(self.lock(id).await?.1));
+        }
+        loop {
+            let held = self.map().get(id).cloned();
+            let Some(h) = held else { break };
+            let slot = h.slot.clone().lock_owned().await;
+            if !slot.evicted {
+                return Ok(RoomRead::Held(slot));
+            }
+        }
+        Ok(RoomRead::Copy(Box::new(self.load_copy(id).await?)))
+    }
+
+    async fn load_copy(&self, id: &str) -> Result<Room, RoomError> {
+        if id.is_empty() || id.len() > 64 {
+            return Err(RoomError::NotFound(id.to_string()));
+        }
+        let stored = self.store.load(id.to_string()).await?.ok_or_else(|| RoomError::NotFound(id.to_string()))?;
+        let mut room = self.rebuild(&stored)?;
+        room.claim_after_ms = self.cfg.rooms.claim_after_ms;
+        Ok(room)
     }
 
     /// Watch game `id`: its handle and a subscription to its messages.
@@ -467,7 +551,10 @@ impl App {
         id: &str,
     ) -> Result<(Arc<RoomHandle>, broadcast::Receiver<Utf8Bytes>), RoomError> {
         loop {
-            let h = self.room(id).await?;
+            let h = match self.room(id).await {
+                Err(RoomError::Elsewhere { .. }) => return self.watch_remote(id).await,
+                other => other?,
+            };
             let map = self.map();
             if map.get(id).is_some_and(|m| Arc::ptr_eq(m, &h)) {
                 return Ok((h.clone(), h.tx.subscribe()));
@@ -526,7 +613,9 @@ impl App {
                 }
             }
         }
-        let mut writes = slot.room.writes_since(&snapshot);
+        let mut writes = Vec::new();
+        writes.extend(self.fence(&h.id, slot));
+        writes.extend(slot.room.writes_since(&snapshot));
         writes.extend(extra);
         writes.extend(rating_writes);
         let committing = std::time::Instant::now();
@@ -534,12 +623,17 @@ impl App {
         self.commit_times.record(committing.elapsed());
         if let Err(e) = committed {
             slot.room.restore(snapshot);
+            if e.is_lease_lost() {
+                // Another node took the game over: it is theirs now.
+                self.lose(h, slot);
+                return Err(RoomError::Elsewhere { node: String::new() });
+            }
             return Err(e.into());
         }
         let game = slot.room.to_json(self.time.now_ms());
         let msg = state_message(&game);
         *h.latest.lock().unwrap_or_else(|p| p.into_inner()) = Some(msg.clone());
-        let _ = h.tx.send(msg);
+        self.publish(h, msg);
         if !was_over && slot.room.m.result.is_some() {
             if let Some((tid, number)) = self.tournament_of(&h.id) {
                 let result = crate::tournaments::game_result(&slot.room);
@@ -556,7 +650,7 @@ impl App {
         if let Some(d) = slot.room.draw_declined.filter(|d| Some(*d) != snapshot.draw_declined()) {
             let event =
                 json!({ "v": 1, "type": "draw_declined", "by": slot.room.players()[d.by.index()], "ply": d.ply });
-            let _ = h.tx.send(Utf8Bytes::from(event.to_string()));
+            self.publish(h, Utf8Bytes::from(event.to_string()));
         }
         h.wake.notify_one();
         if let Some(t) = &slot.thinking {
@@ -579,6 +673,41 @@ impl App {
         actor: Actor,
         command: Command,
     ) -> Result<(Outcome, Value), RoomError> {
+        let Some(cluster) = self.cluster.clone() else {
+            return self.execute_here(id, actor, command).await;
+        };
+        // Cluster mode: run it here if this node owns the game (or can take
+        // it), else forward it to the owner (module docs of `cluster`).
+        let mut last = None;
+        for _ in 0..5 {
+            let owner = match self.execute_here(id, actor.clone(), command.clone()).await {
+                Err(RoomError::Elsewhere { node }) if !node.is_empty() => node,
+                Err(RoomError::Elsewhere { node }) => {
+                    last = Some(RoomError::Elsewhere { node });
+                    continue; // lost it while running the command: look again
+                }
+                done => return done,
+            };
+            match cluster.forward(&owner, id, &actor, &command).await {
+                crate::cluster::Forwarded::Done(result) => return result,
+                crate::cluster::Forwarded::Moved => {}
+                crate::cluster::Forwarded::Unreachable { owner_gone } => {
+                    self.take_over(id, &owner, owner_gone).await?;
+                }
+            }
+            last = Some(RoomError::Elsewhere { node: owner });
+        }
+        Err(last.unwrap_or(RoomError::Elsewhere { node: String::new() }))
+    }
+
+    /// Run `command` on game `id` on this node; `Elsewhere` if another node
+    /// owns it.
+    pub(crate) async fn execute_here(
+        self: &Arc<Self>,
+        id: &str,
+        actor: Actor,
+        command: Command,
+    ) -> Result<(Outcome, Value), RoomError> {
         if self.tournament_of(id).is_some() {
             match command {
                 Command::Abort => return Err(RoomError::TournamentGame("aborted")),
@@ -593,12 +722,29 @@ impl App {
             .mutate(&h, &mut slot, |room, ctx| {
                 let result = room.apply(ctx, &actor, command);
                 let extra = match &result {
-                    Ok(Outcome::Rematch { room: Some(new), .. }) => new.writes_for_new(),
+                    Ok(Outcome::Rematch { room: Some(new), .. }) => {
+                        let mut writes = new.writes_for_new();
+                        writes.extend(self.new_lease(&new.id));
+                        writes
+                    }
                     _ => Vec::new(),
                 };
                 (result, extra)
             })
             .await?;
+        if result.is_err() {
+            if let Some(fence) = self.fence(&h.id, &slot) {
+                // A refusal comes from this node's copy of the game, which
+                // is stale if another node took it over meanwhile (NATS
+                // down): answer only while the lease is still ours.
+                if let Err(e) = self.store.commit(vec![fence]).await {
+                    if e.is_lease_lost() {
+                        self.lose(&h, &mut slot);
+                        return Err(RoomError::Elsewhere { node: String::new() });
+                    }
+                }
+            }
+        }
         let mut outcome = result?;
         if is_move {
             self.move_times.record(started.elapsed());
@@ -606,7 +752,8 @@ impl App {
         if let Outcome::Rematch { room, .. } = &mut outcome {
             if let Some(new) = room.take() {
                 tracing::info!(game = %new.id, rematch_of = %id, "rematch started");
-                self.install(*new);
+                let epoch = self.cluster.as_ref().map(|_| 1);
+                self.install(*new, epoch);
             }
         }
         Ok((outcome, game))
@@ -618,8 +765,7 @@ impl App {
         let Outcome::Rematch { id: new_id, player, .. } = outcome else {
             unreachable!("a rematch command answers with a rematch")
         };
-        let (_, slot) = self.lock(&new_id).await?;
-        let room = &slot.room;
+        let room = self.read(&new_id).await?;
         let players = room.players();
         let invites = room
             .seats
@@ -686,6 +832,7 @@ impl App {
         }
         room.terms.category = Some(category);
         let mut writes = room.writes_for_new();
+        writes.extend(self.new_lease(&room.id));
         if let Some((tid, number)) = &req.tournament {
             writes.push(Write::Tournament(crate::store::TournamentWrite::Game(crate::store::TournamentGameRow {
                 tournament_id: tid.clone(),
@@ -717,7 +864,8 @@ impl App {
                 }
             }
         }
-        self.install(room);
+        let epoch = self.cluster.as_ref().map(|_| 1);
+        self.install(room, epoch);
         Ok(Created { game: game_json, tokens, invites, id })
     }
 
@@ -799,7 +947,7 @@ impl App {
         }
         let resumed = rooms.len();
         for room in rooms {
-            self.install(room);
+            self.install(room, None);
         }
         Ok(resumed)
     }
@@ -833,6 +981,15 @@ impl App {
                     slot.evicted = true;
                     h.wake.notify_one();
                     evicted += 1;
+                    if let (Some(c), Some(epoch)) = (&self.cluster, slot.epoch) {
+                        // Nobody needs to take it over: let the lease go.
+                        let (store, id, node) = (self.store.clone(), h.id.clone(), c.node.clone());
+                        tokio::spawn(async move {
+                            if let Err(e) = store.release(id.clone(), node, epoch).await {
+                                tracing::debug!(game = %id, error = %e, "a lease was not let go; it expires");
+                            }
+                        });
+                    }
                 }
             }
         }
@@ -849,7 +1006,10 @@ impl App {
             .await?;
         let mut expired = 0;
         for id in ids {
-            let (h, mut slot) = self.lock(&id).await?;
+            let (h, mut slot) = match self.lock(&id).await {
+                Err(RoomError::Elsewhere { .. }) => continue, // its owner expires it
+                locked => locked?,
+            };
             let reason = match slot.room.status() {
                 RoomStatus::Waiting => {
                     format!("aborted: nobody joined within {}", human_duration(times.expire_waiting_ms))
@@ -912,6 +1072,10 @@ impl App {
     /// A connection speaking for `seat` of game `h` opened (`true`) or
     /// closed: the seat's presence changes, and watchers hear of it.
     pub(crate) async fn seat_presence(self: &Arc<Self>, h: &Arc<RoomHandle>, seat: Player, open: bool) {
+        if h.is_remote() {
+            // The owner counts presence; a copy here must not speak for it.
+            return;
+        }
         let mut slot = h.slot.lock().await;
         let i = seat.index();
         let before = slot.seat_sockets[i];
@@ -923,7 +1087,7 @@ impl App {
         slot.room.away_since[i] = if now_connected { None } else { Some(self.time.now_ms()) };
         let msg = state_message(&slot.room.to_json(self.time.now_ms()));
         *h.latest.lock().unwrap_or_else(|p| p.into_inner()) = Some(msg.clone());
-        let _ = h.tx.send(msg);
+        self.publish(h, msg);
     }
 
     /// Show a closed account's seats under its new name in the games in
@@ -941,7 +1105,7 @@ impl App {
             if changed {
                 let msg = state_message(&slot.room.to_json(self.time.now_ms()));
                 *h.latest.lock().unwrap_or_else(|p| p.into_inner()) = Some(msg.clone());
-                let _ = h.tx.send(msg);
+                self.publish(&h, msg);
             }
         }
     }
@@ -949,6 +1113,388 @@ impl App {
     /// Stop: no new AI starts and every thinking AI stops.
     pub(crate) fn stop(&self) {
         self.ai.close();
+    }
+}
+
+/// Cluster mode (see the `cluster` module for the design).
+impl App {
+    /// Send a message of game `h` to its watchers here and, when this node
+    /// owns it in a cluster, to the other nodes.
+    pub(crate) fn publish(&self, h: &RoomHandle, msg: Utf8Bytes) {
+        if let Some(c) = &self.cluster {
+            if !h.is_remote() {
+                let is_state = h.latest.lock().unwrap_or_else(|p| p.into_inner()).as_ref() == Some(&msg);
+                c.publish(&h.id, &msg, is_state);
+            }
+        }
+        let _ = h.tx.send(msg);
+    }
+
+    /// The fence that opens every commit of an owned game.
+    fn fence(&self, id: &str, slot: &Slot) -> Option<Write> {
+        let c = self.cluster.as_ref()?;
+        Some(Write::Fence { game: id.to_string(), node: c.node.clone(), epoch: slot.epoch?, ttl_ms: c.lease_ms })
+    }
+
+    /// A new game's first lease, written with it.
+    fn new_lease(&self, id: &str) -> Option<Write> {
+        let c = self.cluster.as_ref()?;
+        Some(Write::NewLease { game: id.to_string(), node: c.node.clone(), ttl_ms: c.lease_ms })
+    }
+
+    /// The room of a handle, locked; a remote handle's copy is read again
+    /// first if messages came since (a seat may have been joined).
+    pub(crate) async fn slot_of(&self, h: &RoomHandle) -> RoomGuard {
+        let mut slot = h.slot_lock().await;
+        if h.is_remote() && h.stale.swap(false, Ordering::SeqCst) {
+            match self.load_copy(&h.id).await {
+                Ok(room) => slot.room = room,
+                Err(e) => tracing::warn!(game = %h.id, error = %e, "cannot read a game owned elsewhere"),
+            }
+        }
+        slot
+    }
+
+    fn stripe(&self, id: &str) -> &tokio::sync::Mutex<()> {
+        let hash = id.bytes().fold(0usize, |h, b| h.wrapping_mul(31).wrapping_add(b as usize));
+        &self.acquiring[hash % self.acquiring.len()]
+    }
+
+    /// This node lost game `h` to another node: the room leaves memory
+    /// here, and its watchers here go on through the owner's messages.
+    fn lose(self: &Arc<Self>, h: &Arc<RoomHandle>, slot: &mut Slot) {
+        slot.evicted = true;
+        if let Some(t) = slot.thinking.take() {
+            t.stop.store(true, Ordering::Relaxed);
+        }
+        {
+            let mut map = self.map();
+            if map.get(&h.id).is_some_and(|m| Arc::ptr_eq(m, h)) {
+                map.remove(&h.id);
+            }
+        }
+        h.wake.notify_one();
+        tracing::info!(game = %h.id, "another node owns the game now");
+        if h.tx.receiver_count() > 0 {
+            h.remote.store(true, Ordering::SeqCst);
+            h.stale.store(true, Ordering::SeqCst);
+            let mut remote = self.remote.lock().unwrap_or_else(|p| p.into_inner());
+            if !remote.contains_key(&h.id) {
+                remote.insert(h.id.clone(), h.clone());
+                let (app, h) = (self.clone(), h.clone());
+                tokio::spawn(async move {
+                    let sub = match &app.cluster {
+                        Some(c) => c.subscribe_game(&h.id).await,
+                        None => None,
+                    };
+                    relay(app, h, sub).await;
+                });
+            }
+        }
+    }
+
+    /// Take game `id`'s lease (from its owner too when `force`) and load it
+    /// here; `Elsewhere` when a live node holds it.
+    async fn acquire(self: &Arc<Self>, id: &str, force: bool) -> Result<Arc<RoomHandle>, RoomError> {
+        let c = self.cluster.clone().ok_or_else(|| RoomError::NotFound(id.to_string()))?;
+        let _one = self.stripe(id).lock().await;
+        if let Some(h) = self.map().get(id) {
+            return Ok(h.clone());
+        }
+        match self.store.lease(id.to_string(), c.node.clone(), c.lease_ms, force).await? {
+            LeaseAnswer::Held { node } => Err(RoomError::Elsewhere { node }),
+            LeaseAnswer::NoGame => Err(RoomError::NotFound(id.to_string())),
+            LeaseAnswer::Granted { epoch, down_since_ms } => self.adopt(id, epoch, down_since_ms).await,
+        }
+    }
+
+    /// Load game `id`, leased here at `epoch`, into memory (the caller holds
+    /// its stripe). A game taken from a node that died resumes with the
+    /// time since that node was last alive not charged to any clock.
+    async fn adopt(
+        self: &Arc<Self>,
+        id: &str,
+        epoch: i64,
+        down_since_ms: Option<u64>,
+    ) -> Result<Arc<RoomHandle>, RoomError> {
+        let c = self.cluster.clone().ok_or_else(|| RoomError::NotFound(id.to_string()))?;
+        let old = self.map().get(id).cloned();
+        if let Some(old) = old {
+            let mut slot = old.slot.clone().lock_owned().await;
+            if slot.epoch == Some(epoch) && !slot.evicted {
+                return Ok(old.clone());
+            }
+            // This node's own lease lapsed and was taken again: the old
+            // room's commits would be fenced off.
+            self.lose(&old, &mut slot);
+        }
+        let mut room = match self.load_copy(id).await {
+            Ok(room) => room,
+            Err(e) => {
+                let _ = self.store.release(id.to_string(), c.node.clone(), epoch).await;
+                return Err(e);
+            }
+        };
+        let resumed = down_since_ms.is_some() && !room.status().is_over();
+        if let Some(down) = down_since_ms.filter(|_| resumed) {
+            room.resume(self.ctx(), down.max(room.updated_at_ms));
+            let fence = Write::Fence { game: id.to_string(), node: c.node.clone(), epoch, ttl_ms: c.lease_ms };
+            self.store.commit(vec![fence, Write::Game(Box::new(room.row()))]).await?;
+            tracing::info!(game = %id, epoch, "took over a game whose node stopped");
+        }
+        let h = self.install(room, Some(epoch));
+        if resumed {
+            let slot = h.slot_lock().await;
+            let msg = state_message(&slot.room.to_json(self.time.now_ms()));
+            *h.latest.lock().unwrap_or_else(|p| p.into_inner()) = Some(msg.clone());
+            self.publish(&h, msg);
+        }
+        Ok(h)
+    }
+
+    /// The owner of game `id` (`owner`) cannot be reached: take the game
+    /// over here. A node that is gone (`owner_gone`) loses its lease within
+    /// the lease time; otherwise (NATS down) the game is taken at once, and
+    /// the fence keeps the old owner from writing it again.
+    async fn take_over(self: &Arc<Self>, id: &str, owner: &str, owner_gone: bool) -> Result<(), RoomError> {
+        let lease_ms = self.cluster.as_ref().map_or(0, |c| c.lease_ms);
+        if owner_gone {
+            let deadline = std::time::Instant::now() + std::time::Duration::from_millis(lease_ms + 1_000);
+            while std::time::Instant::now() < deadline {
+                match self.acquire(id, false).await {
+                    Ok(_) => return Ok(()),
+                    Err(RoomError::Elsewhere { node }) if node == owner => {
+                        tokio::time::sleep(std::time::Duration::from_millis(100)).await
+                    }
+                    Err(RoomError::Elsewhere { .. }) => return Ok(()), // another node took it: ask it
+                    Err(e) => return Err(e),
+                }
+            }
+        }
+        tracing::warn!(game = %id, owner, "taking over a game whose node cannot be reached");
+        match self.acquire(id, true).await {
+            Ok(_) | Err(RoomError::Elsewhere { .. }) => Ok(()),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Watch a game another node owns: its messages come through NATS.
+    async fn watch_remote(
+        self: &Arc<Self>,
+        id: &str,
+    ) -> Result<(Arc<RoomHandle>, broadcast::Receiver<Utf8Bytes>), RoomError> {
+        if let Some(h) = self.remote.lock().unwrap_or_else(|p| p.into_inner()).get(id) {
+            return Ok((h.clone(), h.tx.subscribe()));
+        }
+        // Subscribed before reading, so no message falls in between.
+        let sub = match &self.cluster {
+            Some(c) => c.subscribe_game(id).await,
+            None => None,
+        };
+        let room = self.load_copy(id).await?;
+        let mut slot = Slot::new(room, None);
+        slot.evicted = true; // no timer, no AI: the owner runs them
+        let h = Arc::new(RoomHandle::new(id.to_string(), slot, self.time.now_ms(), true));
+        let rx = {
+            let mut remote = self.remote.lock().unwrap_or_else(|p| p.into_inner());
+            if let Some(existing) = remote.get(id) {
+                return Ok((existing.clone(), existing.tx.subscribe()));
+            }
+            remote.insert(id.to_string(), h.clone());
+            h.tx.subscribe()
+        };
+        tokio::spawn(relay(self.clone(), h.clone(), sub));
+        Ok((h, rx))
+    }
+
+    /// A remote handle's watchers missed messages (NATS was down): send
+    /// them the game as stored.
+    async fn catch_up(&self, h: &RoomHandle) {
+        match self.load_copy(&h.id).await {
+            Ok(room) => {
+                let msg = state_message(&room.to_json(self.time.now_ms()));
+                h.slot_lock().await.room = room;
+                *h.latest.lock().unwrap_or_else(|p| p.into_inner()) = Some(msg.clone());
+                let _ = h.tx.send(msg);
+            }
+            Err(e) => tracing::warn!(game = %h.id, error = %e, "cannot catch up a game owned elsewhere"),
+        }
+    }
+
+    /// Games this node owns, with the epoch of each.
+    fn owned(&self) -> Vec<Arc<RoomHandle>> {
+        self.map().values().cloned().collect()
+    }
+}
+
+/// Relay a game another node owns from NATS to its watchers here, until
+/// none is left.
+async fn relay(app: Arc<App>, h: Arc<RoomHandle>, mut sub: Option<async_nats::Subscriber>) {
+    use futures_util::StreamExt;
+    let Some(c) = app.cluster.clone() else { return };
+    let mut connections = c.connections();
+    connections.borrow_and_update();
+    let mut check = tokio::time::interval(std::time::Duration::from_secs(2));
+    let mut shutdown = app.shutdown.clone();
+    loop {
+        let next = async {
+            match sub.as_mut() {
+                Some(s) => s.next().await,
+                None => std::future::pending().await,
+            }
+        };
+        tokio::select! {
+            msg = next => match msg.map(|m| crate::cluster::Cluster::unwrap_game_message(&m.payload)) {
+                Some(Some((is_state, msg))) => {
+                    if is_state {
+                        *h.latest.lock().unwrap_or_else(|p| p.into_inner()) = Some(msg.clone());
+                    }
+                    h.stale.store(true, Ordering::SeqCst);
+                    let _ = h.tx.send(msg);
+                }
+                Some(None) => {}
+                None => sub = None,
+            },
+            _ = connections.changed() => {
+                if sub.is_none() {
+                    sub = c.subscribe_game(&h.id).await;
+                }
+                app.catch_up(&h).await;
+            }
+            _ = check.tick() => {
+                let mut remote = app.remote.lock().unwrap_or_else(|p| p.into_inner());
+                if h.tx.receiver_count() == 0 {
+                    if remote.get(&h.id).is_some_and(|m| Arc::ptr_eq(m, &h)) {
+                        remote.remove(&h.id);
+                    }
+                    return;
+                }
+            }
+            _ = shutdown.changed() => return,
+        }
+    }
+}
+
+/// Cluster mode: renew this node's leases every third of the lease time,
+/// and let go of the games another node took meanwhile.
+pub(crate) async fn keep_leases(app: Arc<App>) {
+    let Some(c) = app.cluster.clone() else { return };
+    let mut shutdown = app.shutdown.clone();
+    let mut every = tokio::time::interval(std::time::Duration::from_millis((c.lease_ms / 3).max(50)));
+    every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tokio::select! {
+            _ = every.tick() => {}
+            _ = shutdown.changed() => return,
+        }
+        let started = std::time::Instant::now();
+        let held = match app.store.node_alive(c.node.clone(), app.time.now_ms(), c.lease_ms).await {
+            Ok(held) => held.into_iter().collect::<std::collections::HashSet<(String, i64)>>(),
+            Err(e) => {
+                tracing::warn!(error = %e, "cannot renew this node's leases");
+                continue;
+            }
+        };
+        for h in app.owned() {
+            if h.born >= started {
+                continue;
+            }
+            let Ok(mut slot) = h.slot.clone().try_lock_owned() else { continue };
+            if let Some(epoch) = slot.epoch {
+                if !slot.evicted && !held.contains(&(h.id.clone(), epoch)) {
+                    app.lose(&h, &mut slot);
+                }
+            }
+        }
+    }
+}
+
+/// Cluster mode: each second, take over games that need a server (clocks,
+/// timers, AI seats) and whose node died or left.
+pub(crate) async fn adopt_orphans(app: Arc<App>) {
+    let Some(c) = app.cluster.clone() else { return };
+    let mut shutdown = app.shutdown.clone();
+    let mut every = tokio::time::interval(std::time::Duration::from_millis(1_000));
+    every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tokio::select! {
+            _ = every.tick() => {}
+            _ = shutdown.changed() => return,
+        }
+        let orphans = match app.store.orphans(c.node.clone(), c.lease_ms, 500).await {
+            Ok(o) => o,
+            Err(e) => {
+                tracing::warn!(error = %e, "cannot look for games to take over");
+                continue;
+            }
+        };
+        if !orphans.is_empty() {
+            tracing::info!(games = orphans.len(), "taking over games whose node stopped");
+        }
+        for o in orphans {
+            let _one = app.stripe(&o.game).lock().await;
+            if let Err(e) = app.adopt(&o.game, o.epoch, o.down_since_ms).await {
+                tracing::error!(game = %o.game, error = %e, "cannot take a game over");
+            }
+        }
+    }
+}
+
+/// Cluster mode: run the commands other nodes forward to this one.
+pub(crate) async fn serve_forwarded(app: Arc<App>) {
+    use futures_util::StreamExt;
+    let Some(c) = app.cluster.clone() else { return };
+    let mut shutdown = app.shutdown.clone();
+    let mut sub = loop {
+        match c.subscribe_exec().await {
+            Ok(sub) => break sub,
+            Err(e) => {
+                tracing::warn!(error = %e, "cannot listen for forwarded commands; retrying");
+                tokio::select! {
+                    _ = tokio::time::sleep(std::time::Duration::from_secs(1)) => {}
+                    _ = shutdown.changed() => return,
+                }
+            }
+        }
+    };
+    loop {
+        let msg = tokio::select! {
+            m = sub.next() => match m { Some(m) => m, None => return },
+            _ = shutdown.changed() => return,
+        };
+        let Some(reply_to) = msg.reply.clone() else { continue };
+        let (app, c) = (app.clone(), c.clone());
+        tokio::spawn(async move {
+            let reply = match serde_json::from_slice::<crate::cluster::ExecRequest>(&msg.payload) {
+                Ok(r) => crate::cluster::ExecReply::of(app.execute_here(&r.game, r.actor, r.command).await),
+                Err(e) => crate::cluster::ExecReply::of(Err(RoomError::Remote(crate::error::ApiError::bad_request(
+                    "bad_request",
+                    format!("a forwarded command cannot be read: {e}"),
+                )))),
+            };
+            c.reply(reply_to, &reply).await;
+        });
+    }
+}
+
+/// Cluster mode: when NATS comes back, send again the last message of
+/// every game owned here, so watchers on other nodes catch up.
+pub(crate) async fn republish_on_reconnect(app: Arc<App>) {
+    let Some(c) = app.cluster.clone() else { return };
+    let mut connections = c.connections();
+    connections.borrow_and_update();
+    let mut shutdown = app.shutdown.clone();
+    loop {
+        tokio::select! {
+            changed = connections.changed() => if changed.is_err() { return },
+            _ = shutdown.changed() => return,
+        }
+        for h in app.owned() {
+            let latest = h.latest.lock().unwrap_or_else(|p| p.into_inner()).clone();
+            if let Some(msg) = latest {
+                c.publish(&h.id, &msg, true);
+            }
+        }
     }
 }
 

@@ -153,7 +153,7 @@ pub(crate) async fn stream_game(
     let me = viewer.require_scope("bot:play")?.clone();
     let (h, rx) = app.watch(&id).await?;
     let (seat, game) = {
-        let slot = h.slot_lock().await;
+        let slot = app.slot_of(&h).await;
         let seat = slot.room.seat_of(&Actor::User(me.id))?;
         (seat, slot.room.to_json(app.time.now_ms()))
     };

@@ -119,7 +119,11 @@ pub(crate) async fn ensure_builtin_bots(app: &AppState) -> Result<(), crate::sto
             created_at_ms: app.time.now_ms(),
             closed_at_ms: None,
         };
-        app.store.commit(vec![Write::Account(AccountWrite::NewUser(row))]).await?;
+        match app.store.commit(vec![Write::Account(AccountWrite::NewUser(row))]).await {
+            // Another node of a cluster, starting at the same time, made it.
+            Err(e) if e.is_constraint() => {}
+            done => done?,
+        }
     }
     Ok(())
 }

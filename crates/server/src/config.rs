@@ -105,6 +105,9 @@ pub struct Config {
     pub rooms: RoomTimes,
     /// The analysis board's engine (`POST /api/analysis`).
     pub analysis: AnalysisLimits,
+    /// One node of a cluster (PostgreSQL and NATS shared with other
+    /// nodes), or `None` for a server alone on its database.
+    pub cluster: Option<crate::cluster::ClusterConfig>,
 }
 
 impl Config {
@@ -120,6 +123,7 @@ impl Config {
             ai: AiLimits::default(),
             rooms: RoomTimes::default(),
             analysis: AnalysisLimits::default(),
+            cluster: None,
         }
     }
 }

@@ -137,6 +137,17 @@ impl From<RoomError> for ApiError {
             }
             RoomError::Store(_) => ApiError::internal(message),
             RoomError::Damaged { .. } => ApiError::internal(message),
+            RoomError::Remote(e) => e,
+            // Never left to reach a client: commands are forwarded, reads
+            // served from the database.
+            RoomError::Elsewhere { .. } => ApiError {
+                retry_after_secs: Some(1),
+                ..ApiError::new(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    "game_moving",
+                    "the game is moving to another node; try again in a moment",
+                )
+            },
         }
     }
 }

@@ -426,8 +426,8 @@ fn invites_json(id: &str, invites: &[(&'static str, String)]) -> Vec<Value> {
 }
 
 async fn fetch_game(State(app): State<AppState>, ApiPath(id): ApiPath<String>) -> Result<Json<Value>, ApiError> {
-    let (_, slot) = app.lock(&id).await?;
-    Ok(Json(slot.room.to_json(app.time.now_ms())))
+    let room = app.read(&id).await?;
+    Ok(Json(room.to_json(app.time.now_ms())))
 }
 
 fn game_answer(game: Value) -> Json<Value> {
@@ -456,8 +456,8 @@ async fn join_game(
     let command = if req.invite.is_empty() {
         // A lobby join: no invite, any eligible player takes the open seat.
         let (game, category) = {
-            let (_, slot) = app.lock(&id).await?;
-            (slot.room.game, slot.room.terms.category.clone().unwrap_or_default())
+            let room = app.read(&id).await?;
+            (room.game, room.terms.category.clone().unwrap_or_default())
         };
         let seat = match req.seat.as_deref() {
             None | Some("") => None,
@@ -671,8 +671,8 @@ fn civil_date(ms: u64) -> String {
 }
 
 async fn export(State(app): State<AppState>, ApiPath(id): ApiPath<String>) -> Result<Response, ApiError> {
-    let (_, slot) = app.lock(&id).await?;
-    let g = &slot.room;
+    let room = app.read(&id).await?;
+    let g = &*room;
     let players = g.players();
     let log = GameLog {
         game: g.game.id().to_string(),
@@ -706,8 +706,8 @@ async fn position_at(
         .parse()
         .map_err(|_| ApiError::bad_request("bad_request", format!("ply must be a number of plies, not '{ply}'")))?;
     let (game, options, moves) = {
-        let (_, slot) = app.lock(&id).await?;
-        let g = &slot.room;
+        let room = app.read(&id).await?;
+        let g = &*room;
         if ply > g.moves.len() {
             return Err(ApiError::not_found(format!("game {id} has {} plies, not {ply}", g.moves.len())));
         }

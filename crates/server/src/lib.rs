@@ -20,6 +20,7 @@ mod analysis;
 mod app;
 mod bot_api;
 mod challenges;
+pub mod cluster;
 pub mod config;
 mod error;
 mod http;
@@ -69,6 +70,9 @@ pub enum ServeError {
     /// Any other I/O failure.
     #[error(transparent)]
     Io(#[from] std::io::Error),
+    /// The cluster could not be joined.
+    #[error(transparent)]
+    Cluster(#[from] cluster::ClusterError),
     /// The server's task failed.
     #[error("the server stopped unexpectedly: {0}")]
     Crashed(#[from] tokio::task::JoinError),
@@ -106,7 +110,12 @@ pub async fn start(listener: TcpListener, db: impl Into<Database>) -> Result<Run
 
 /// [`start`] with a configuration.
 pub async fn start_with(listener: TcpListener, config: Config) -> Result<Running, ServeError> {
-    let store: Arc<dyn Store> = store::open(&config.db).await?;
+    // NATS first: a bad URL fails before the database is touched.
+    let cluster = match &config.cluster {
+        Some(c) => Some(cluster::Cluster::connect(c).await?),
+        None => None,
+    };
+    let store: Arc<dyn Store> = store::open_for(&config.db, cluster.is_some()).await?;
     let max_connections = match config.net.max_connections {
         0 => default_max_connections(),
         n => n,
@@ -114,12 +123,20 @@ pub async fn start_with(listener: TcpListener, config: Config) -> Result<Running
     let conns = net::ConnectionSlots::new(max_connections, config.net.max_connections_per_client);
     let (shutdown_tx, shutdown_rx) = watch::channel(false);
     let db = config.db.describe();
-    let app = App::new(store.clone(), config, conns, shutdown_rx.clone());
+    let app = App::new(store.clone(), config, conns, shutdown_rx.clone(), cluster.clone());
     if let Err(e) = challenges::ensure_builtin_bots(&app).await {
         let _ = store.close().await;
         return Err(e.into());
     }
-    let resumed = match app.resume_unfinished().await {
+    // A cluster node takes its share of the unfinished games each second
+    // instead (`adopt_orphans`).
+    let resume = async {
+        match &cluster {
+            Some(_) => Ok(0),
+            None => app.resume_unfinished().await,
+        }
+    };
+    let resumed = match resume.await {
         Ok(n) => n,
         Err(e) => {
             let _ = store.close().await;
@@ -135,7 +152,18 @@ pub async fn start_with(listener: TcpListener, config: Config) -> Result<Running
     };
     let addr = listener.local_addr()?;
     tracing::info!(%addr, db = %db, resumed, tournaments, max_connections, "tabula server started");
-    tokio::spawn(app::heartbeat(app.clone()));
+    match &cluster {
+        Some(c) => {
+            tracing::info!(node = %c.node, "cluster node started");
+            tokio::spawn(app::keep_leases(app.clone()));
+            tokio::spawn(app::adopt_orphans(app.clone()));
+            tokio::spawn(app::serve_forwarded(app.clone()));
+            tokio::spawn(app::republish_on_reconnect(app.clone()));
+        }
+        None => {
+            tokio::spawn(app::heartbeat(app.clone()));
+        }
+    }
     tokio::spawn(app::housekeeping(app.clone()));
     tokio::spawn(pool::matcher(app.clone()));
     tokio::spawn(tournaments::driver(app.clone()));
@@ -144,8 +172,12 @@ pub async fn start_with(listener: TcpListener, config: Config) -> Result<Running
     let task = tokio::spawn(async move {
         net::serve(app2.clone(), router, listener, shutdown_rx).await;
         app2.stop();
-        // Mark the stop so the next start does not charge the downtime.
-        let stopped = app2.store.heartbeat(app2.time.now_ms()).await;
+        // Mark the stop so the next start does not charge the downtime; a
+        // cluster node hands its games to the other nodes at once.
+        let stopped = match &app2.cluster {
+            Some(c) => app2.store.node_leaving(c.node.clone(), app2.time.now_ms()).await,
+            None => app2.store.heartbeat(app2.time.now_ms()).await,
+        };
         app2.store.close().await?;
         stopped?;
         tracing::info!("tabula server stopped");

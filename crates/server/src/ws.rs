@@ -102,7 +102,7 @@ pub async fn upgrade(
     if let Err(e) = app.limits.check_socket(client) {
         return e.into_response();
     }
-    if let Err(e) = app.room(&id).await {
+    if let Err(e) = app.read(&id).await {
         return ApiError::from(e).into_response();
     }
     let ws = match ws {
@@ -165,7 +165,7 @@ async fn session(app: AppState, id: String, client: IpAddr, user: Option<i64>, m
     };
     let mut who = SocketUser { user, seat: None, _online: user.map(|u| app.presence.connect(u)) };
     if let Some(u) = user {
-        let seat = h.slot_lock().await.room.seat_of(&Actor::User(u)).ok();
+        let seat = app.slot_of(&h).await.room.seat_of(&Actor::User(u)).ok();
         if let Some(seat) = seat {
             who.seat = Some(seat);
             app.seat_presence(&h, seat, true).await;
@@ -310,7 +310,7 @@ async fn answer(
         ClientMessage::Hello { token } => {
             // From now on this socket counts as the seat's presence.
             let actor = actor(token);
-            let seat = h.slot_lock().await.room.seat_of(&actor)?;
+            let seat = app.slot_of(h).await.room.seat_of(&actor)?;
             if who.seat != Some(seat) {
                 if let Some(old) = who.seat.replace(seat) {
                     app.seat_presence(h, old, false).await;
@@ -338,7 +338,7 @@ async fn answer(
     let (_, game) = app.execute(&h.id, actor, command).await?;
     if let Some(actor) = seat_actor {
         // A guest who acts with its seat token is that seat's presence from now on.
-        let seat = h.slot_lock().await.room.seat_of(&actor).ok();
+        let seat = app.slot_of(h).await.room.seat_of(&actor).ok();
         if let Some(seat) = seat {
             who.seat = Some(seat);
             app.seat_presence(h, seat, true).await;

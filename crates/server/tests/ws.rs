@@ -130,7 +130,8 @@ async fn a_socket_that_never_answers_pings_is_closed() {
 /// waiting on it for ever (where no ping could close it either).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_socket_that_stops_reading_is_closed() {
-    let server = start_with("ws-stuck", |c| {
+    // It counts one node's connections.
+    let server = start_alone_with("ws-stuck", |c| {
         c.rate = tabula_server::config::RateLimits::unlimited();
         c.net.ws_ping_interval_ms = u64::MAX / 4; // only the send timeout acts here
     })

@@ -1,11 +1,45 @@
 //! What can be asked of a room, by whom, and what comes back.
 
 use super::Room;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use tabula_core::Player;
 
+/// A player as its index, for commands forwarded between nodes.
+mod player_index {
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+    use tabula_core::Player;
+
+    pub fn serialize<S: Serializer>(p: &Player, s: S) -> Result<S::Ok, S::Error> {
+        p.index().serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Player, D::Error> {
+        match usize::deserialize(d)? {
+            i @ (0 | 1) => Ok(Player::from_index(i)),
+            i => Err(serde::de::Error::custom(format!("player {i} is not 0 or 1"))),
+        }
+    }
+
+    pub mod option {
+        use serde::{Deserialize, Deserializer, Serialize, Serializer};
+        use tabula_core::Player;
+
+        pub fn serialize<S: Serializer>(p: &Option<Player>, s: S) -> Result<S::Ok, S::Error> {
+            p.map(|p| p.index()).serialize(s)
+        }
+
+        pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Player>, D::Error> {
+            match Option::<usize>::deserialize(d)? {
+                None => Ok(None),
+                Some(i @ (0 | 1)) => Ok(Some(Player::from_index(i))),
+                Some(i) => Err(serde::de::Error::custom(format!("player {i} is not 0 or 1"))),
+            }
+        }
+    }
+}
+
 /// Who asks.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Actor {
     /// Anyone: enough to join through an invite, nothing more.
     Guest,
@@ -13,20 +47,21 @@ pub enum Actor {
     Token(String),
     /// The server itself acting for a seat (an AI's move). Never built from
     /// a request.
-    Seat(Player),
+    Seat(#[serde(with = "player_index")] Player),
     /// A logged-in account (session cookie or API token): it acts for the
     /// seat it holds in the game.
     User(i64),
 }
 
 /// Who takes an open seat without an invite (a lobby join).
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Joiner {
     /// The account, if logged in.
     pub user: Option<(i64, String)>,
     /// Its rating in the game's category, if it has one.
     pub rating: Option<super::SeatRating>,
     /// The seat asked for (`None`: the first open one).
+    #[serde(with = "player_index::option")]
     pub seat: Option<Player>,
 }
 
@@ -42,7 +77,7 @@ impl Actor {
 }
 
 /// A draw action.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum DrawAction {
     /// Offer a draw (accepts the opponent's standing offer).
@@ -54,7 +89,7 @@ pub enum DrawAction {
 }
 
 /// An action on a room.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum Command {
     /// Take the open seat of this invite code.
     Join {

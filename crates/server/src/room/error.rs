@@ -90,6 +90,17 @@ pub enum RoomError {
     /// The change could not be stored; the game is as it was before it.
     #[error("the change was not saved: {0}")]
     Store(#[from] StoreError),
+    /// Cluster mode: another node owns the game (commands are forwarded
+    /// to it).
+    #[error("game is owned by node {node}")]
+    Elsewhere {
+        /// The owner.
+        node: String,
+    },
+    /// Cluster mode: the owner of the game refused the forwarded command
+    /// (or could not run it): its answer, as it gave it.
+    #[error("{}", .0.message)]
+    Remote(crate::error::ApiError),
     /// A stored game cannot be rebuilt.
     #[error("game {game} cannot be loaded: {reason}")]
     Damaged {

@@ -26,7 +26,14 @@ use std::sync::Arc;
 /// Open (creating and migrating if need be) the database `db` with the
 /// backend its kind names.
 pub async fn open(db: &Database) -> Result<Arc<dyn Store>, StoreError> {
+    open_for(db, false).await
+}
+
+/// [`open`] for a server alone on its database (`cluster` false) or for one
+/// node of a cluster sharing a PostgreSQL database with other nodes.
+pub async fn open_for(db: &Database, cluster: bool) -> Result<Arc<dyn Store>, StoreError> {
     Ok(match db {
+        Database::Sqlite(_) if cluster => return Err(StoreError::ClusterNeedsPostgres),
         Database::Sqlite(path) => {
             let path = path.clone();
             // Opening migrates, which may take a while on a large file.
@@ -35,7 +42,7 @@ pub async fn open(db: &Database) -> Result<Arc<dyn Store>, StoreError> {
                 .map_err(|_| StoreError::Closed)??;
             Arc::new(store)
         }
-        Database::Postgres(url) => Arc::new(PostgresStore::open(url).await?),
+        Database::Postgres(url) => Arc::new(PostgresStore::open(url, cluster).await?),
     })
 }
 
@@ -153,6 +160,61 @@ pub enum Write {
     Account(AccountWrite),
     /// A tournament's state or a link to one of its games.
     Tournament(TournamentWrite),
+    /// Cluster mode: the rest of this commit is written only if `node`
+    /// still holds the lease of `game` at `epoch` (else the commit fails
+    /// with [`StoreError::LeaseLost`]); the lease is renewed for `ttl_ms`.
+    /// Placed first in a commit.
+    Fence {
+        /// The game.
+        game: String,
+        /// The node that believes it owns the game.
+        node: String,
+        /// The epoch it owns it at.
+        epoch: i64,
+        /// How long the renewed lease lasts.
+        ttl_ms: u64,
+    },
+    /// Cluster mode: a new game's first lease (epoch 1), for `node`.
+    NewLease {
+        /// The game.
+        game: String,
+        /// Its first owner.
+        node: String,
+        /// How long the lease lasts.
+        ttl_ms: u64,
+    },
+}
+
+/// What asking for a game's lease gave (cluster mode).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LeaseAnswer {
+    /// The asking node owns the game now, at this epoch.
+    Granted {
+        /// The new epoch; commits carry it.
+        epoch: i64,
+        /// When the lease was taken from a node that died (its lease
+        /// expired), the last instant that node said it was alive: the gap
+        /// since is not charged to any clock.
+        down_since_ms: Option<u64>,
+    },
+    /// No game has this id.
+    NoGame,
+    /// A live node owns it.
+    Held {
+        /// That node's id.
+        node: String,
+    },
+}
+
+/// A game whose owner died, taken over by the asking node (cluster mode).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Orphan {
+    /// The game.
+    pub game: String,
+    /// The new epoch.
+    pub epoch: i64,
+    /// When its previous owner was last alive (see [`LeaseAnswer::Granted`]).
+    pub down_since_ms: Option<u64>,
 }
 
 /// Which games to list.
@@ -236,6 +298,16 @@ pub enum StoreError {
     /// The store was closed (the server is stopping).
     #[error("the database is closed")]
     Closed,
+    /// Cluster mode: this node no longer holds the game's lease (another
+    /// node took it over), so its change was not written.
+    #[error("game {game} is now owned by another node; nothing was written")]
+    LeaseLost {
+        /// The game.
+        game: String,
+    },
+    /// Cluster mode needs PostgreSQL: SQLite is one file on one machine.
+    #[error("a cluster (--nats) needs a PostgreSQL database (--db postgres://…), not a SQLite file")]
+    ClusterNeedsPostgres,
 }
 
 impl StoreError {
@@ -253,6 +325,16 @@ impl StoreError {
                     | sqlx::error::ErrorKind::NotNullViolation
                     | sqlx::error::ErrorKind::CheckViolation
             ),
+            _ => false,
+        }
+    }
+
+    /// Cluster mode: the commit was fenced off, because another node took
+    /// the game over.
+    pub fn is_lease_lost(&self) -> bool {
+        match self {
+            StoreError::LeaseLost { .. } => true,
+            StoreError::Postgres(sqlx::Error::Database(e)) => e.code().as_deref() == Some(postgres::LEASE_LOST),
             _ => false,
         }
     }
@@ -301,4 +383,39 @@ pub trait Store: Send + Sync + 'static {
     fn accounts(&self, query: AccountQuery) -> StoreFuture<'_, AccountAnswer>;
     /// Answer a question about tournaments.
     fn tournaments(&self, query: TournamentQuery) -> StoreFuture<'_, TournamentAnswer>;
+
+    /// Cluster mode: ask for game `game`'s lease for `node`, for `ttl_ms`.
+    /// Granted when nobody holds it, when its holder let it go or died
+    /// (the lease expired), when `node` holds it already, or when `force`
+    /// (taking it from a live node that cannot be reached: its next commit
+    /// is fenced off).
+    fn lease(&self, game: String, node: String, ttl_ms: u64, force: bool) -> StoreFuture<'_, LeaseAnswer> {
+        let _ = (game, node, ttl_ms, force);
+        Box::pin(async { Err(StoreError::ClusterNeedsPostgres) })
+    }
+    /// Cluster mode: `node` lets game `game` go (it left memory); nobody
+    /// needs to take it over.
+    fn release(&self, game: String, node: String, epoch: i64) -> StoreFuture<'_, ()> {
+        let _ = (game, node, epoch);
+        Box::pin(async { Err(StoreError::ClusterNeedsPostgres) })
+    }
+    /// Cluster mode: `node` is alive at `at_ms` (game time): every lease it
+    /// holds is renewed for `ttl_ms`. Returns the games it still holds.
+    fn node_alive(&self, node: String, at_ms: u64, ttl_ms: u64) -> StoreFuture<'_, Vec<(String, i64)>> {
+        let _ = (node, at_ms, ttl_ms);
+        Box::pin(async { Err(StoreError::ClusterNeedsPostgres) })
+    }
+    /// Cluster mode: `node` stops: its leases expire now, so other nodes
+    /// take its games over at once.
+    fn node_leaving(&self, node: String, at_ms: u64) -> StoreFuture<'_, ()> {
+        let _ = (node, at_ms);
+        Box::pin(async { Err(StoreError::ClusterNeedsPostgres) })
+    }
+    /// Cluster mode: take over, for `node`, up to `limit` games that need a
+    /// server (clocks, timers, AI seats) and whose owner died or left, or
+    /// that no node ever owned.
+    fn orphans(&self, node: String, ttl_ms: u64, limit: u32) -> StoreFuture<'_, Vec<Orphan>> {
+        let _ = (node, ttl_ms, limit);
+        Box::pin(async { Err(StoreError::ClusterNeedsPostgres) })
+    }
 }

@@ -25,7 +25,7 @@
 
 use super::accounts::{AccountAnswer, AccountQuery, AccountWrite, RatingRow, TokenRow, UserRow};
 use super::tournaments::{TournamentAnswer, TournamentGameRow, TournamentQuery, TournamentRow, TournamentWrite};
-use super::{GameRow, ListFilter, MoveRow, Store, StoreError, StoreFuture, StoredGame, Write};
+use super::{GameRow, LeaseAnswer, ListFilter, MoveRow, Orphan, Store, StoreError, StoreFuture, StoredGame, Write};
 use crate::config::Database;
 use futures_util::TryStreamExt;
 use sqlx::postgres::{PgConnectOptions, PgConnection, PgPool, PgPoolOptions, PgRow};
@@ -171,8 +171,42 @@ CREATE TABLE tournament_games (
 );
 ";
 
-/// Migrations: index i brings the schema to version i+1, as SQLite's do.
-const MIGRATIONS: &[&str] = &[SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4];
+/// Cluster mode (several nodes on one database): each game a node holds in
+/// memory is leased to it, with an epoch that grows at every change of
+/// owner. `expires_at` is PostgreSQL's clock, so nodes' clocks never
+/// matter; `-infinity` marks a lease let go (nobody needs to take it over).
+/// `tabula_fence` guards every commit of a node's game: it renews the lease
+/// if the node still holds it at its epoch, and fails the commit otherwise.
+const SCHEMA_V5: &str = "
+CREATE TABLE game_leases (
+    game_id TEXT PRIMARY KEY,
+    node TEXT NOT NULL,
+    epoch BIGINT NOT NULL,
+    expires_at TIMESTAMPTZ NOT NULL
+);
+CREATE INDEX game_leases_by_node ON game_leases(node);
+CREATE INDEX game_leases_by_expiry ON game_leases(expires_at);
+CREATE TABLE cluster_nodes (
+    node TEXT PRIMARY KEY,
+    alive_ms BIGINT NOT NULL,
+    seen_at TIMESTAMPTZ NOT NULL
+);
+CREATE FUNCTION tabula_fence(g TEXT, n TEXT, e BIGINT, ttl_ms BIGINT) RETURNS void AS $$
+BEGIN
+    UPDATE game_leases SET expires_at = clock_timestamp() + ttl_ms * interval '1 millisecond'
+     WHERE game_id = g AND node = n AND epoch = e;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'game % is no longer leased to node % at epoch %', g, n, e USING ERRCODE = 'TB001';
+    END IF;
+END $$ LANGUAGE plpgsql;
+";
+
+/// The SQLSTATE `tabula_fence` raises.
+pub(super) const LEASE_LOST: &str = "TB001";
+
+/// Migrations: index i brings the schema to version i+1, as SQLite's do
+/// (version 5, the cluster's leases, exists only here).
+const MIGRATIONS: &[&str] = &[SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5];
 
 /// Errors that mean "cannot reach the database now", as opposed to "the
 /// database refused this": lost or refused connections, an exhausted or
@@ -248,15 +282,14 @@ async fn migrate(conn: &mut PgConnection, database: &str) -> Result<(), StoreErr
 }
 
 impl PostgresStore {
-    /// Connect to the database at `url`, take its server lock, and
-    /// migrate it.
-    pub async fn open(url: &str) -> Result<PostgresStore, StoreError> {
+    /// Connect to the database at `url`, take its server lock (shared with
+    /// other nodes when `cluster`), and migrate it.
+    pub async fn open(url: &str, cluster: bool) -> Result<PostgresStore, StoreError> {
         let database = Database::Postgres(url.to_string()).describe();
         let connect = |e: sqlx::Error| StoreError::Connect { database: database.clone(), reason: e.to_string() };
         let options = PgConnectOptions::from_str(url).map_err(connect)?.application_name("tabula");
         let mut lock = PgConnection::connect_with(&options).await.map_err(connect)?;
-        let locked: bool =
-            sqlx::query_scalar("SELECT pg_try_advisory_lock($1)").bind(SERVER_LOCK).fetch_one(&mut lock).await?;
+        let locked: bool = sqlx::query_scalar(lock_sql(cluster)).bind(SERVER_LOCK).fetch_one(&mut lock).await?;
         if !locked {
             let holder: Option<String> = sqlx::query_scalar(
                 "SELECT host(a.client_addr) || ':' || a.client_port FROM pg_locks l
@@ -271,7 +304,11 @@ impl PostgresStore {
             .ok()
             .flatten();
             let _ = lock.close().await;
-            return Err(StoreError::Locked { database, holder: holder.map(|h| format!("connected from {h}")) });
+            let holder = holder.map(|h| match cluster {
+                true => format!("connected from {h}, not part of a cluster"),
+                false => format!("connected from {h}"),
+            });
+            return Err(StoreError::Locked { database, holder });
         }
         migrate(&mut lock, &database).await?;
         let pool = PgPoolOptions::new()
@@ -282,7 +319,8 @@ impl PostgresStore {
             .await?;
         let (tx, rx) = mpsc::unbounded_channel();
         // The writer keeps the connection holding the lock (module docs).
-        tokio::spawn(writer_loop(Writer { options, database: database.clone(), conn: None, lock: Some(lock) }, rx));
+        let writer = Writer { options, database: database.clone(), conn: None, lock: Some(lock), cluster };
+        tokio::spawn(writer_loop(writer, rx));
         Ok(PostgresStore { database, pool, writer: Mutex::new(Some(tx)) })
     }
 
@@ -314,6 +352,16 @@ struct Writer {
     conn: Option<PgConnection>,
     /// The connection holding [`SERVER_LOCK`]; closing it releases the lock.
     lock: Option<PgConnection>,
+    /// The lock is shared with the cluster's other nodes.
+    cluster: bool,
+}
+
+/// Take the server lock: alone, or shared by the nodes of a cluster.
+fn lock_sql(cluster: bool) -> &'static str {
+    match cluster {
+        true => "SELECT pg_try_advisory_lock_shared($1)",
+        false => "SELECT pg_try_advisory_lock($1)",
+    }
 }
 
 impl Writer {
@@ -333,7 +381,7 @@ impl Writer {
         if self.lock.is_none() {
             let mut fresh = connect().await?;
             let locked: bool =
-                sqlx::query_scalar("SELECT pg_try_advisory_lock($1)").bind(SERVER_LOCK).fetch_one(&mut fresh).await?;
+                sqlx::query_scalar(lock_sql(self.cluster)).bind(SERVER_LOCK).fetch_one(&mut fresh).await?;
             if !locked {
                 tracing::error!(database = %self.database, "another tabula server took the database's lock; writing nothing");
                 let _ = fresh.close().await;
@@ -351,7 +399,11 @@ impl Writer {
             // Released here, not when PostgreSQL notices the closed
             // connection, so a server started right after this one returns
             // finds the lock free.
-            let _ = sqlx::query("SELECT pg_advisory_unlock($1)").bind(SERVER_LOCK).execute(&mut lock).await;
+            let unlock = match self.cluster {
+                true => "SELECT pg_advisory_unlock_shared($1)",
+                false => "SELECT pg_advisory_unlock($1)",
+            };
+            let _ = sqlx::query(unlock).bind(SERVER_LOCK).execute(&mut lock).await;
             let _ = lock.close().await;
         }
         if let Some(conn) = self.conn.take() {
@@ -573,6 +625,26 @@ async fn apply(c: &mut PgConnection, w: &Write) -> Result<(), sqlx::Error> {
         }
         Write::Account(a) => apply_account(c, a).await?,
         Write::Tournament(t) => apply_tournament(c, t).await?,
+        Write::Fence { game, node, epoch, ttl_ms } => {
+            sqlx::query("SELECT tabula_fence($1, $2, $3, $4)")
+                .bind(game)
+                .bind(node)
+                .bind(epoch)
+                .bind(i64_of(*ttl_ms))
+                .execute(&mut *c)
+                .await?;
+        }
+        Write::NewLease { game, node, ttl_ms } => {
+            sqlx::query(
+                "INSERT INTO game_leases (game_id, node, epoch, expires_at)
+                 VALUES ($1, $2, 1, clock_timestamp() + $3 * interval '1 millisecond')",
+            )
+            .bind(game)
+            .bind(node)
+            .bind(i64_of(*ttl_ms))
+            .execute(&mut *c)
+            .await?;
+        }
     }
     Ok(())
 }
@@ -834,6 +906,123 @@ fn row_to_tournament(r: &PgRow) -> Result<TournamentRow, sqlx::Error> {
         meta: r.try_get("meta")?,
         state: r.try_get("state")?,
     })
+}
+
+/// Ask for a game's lease (see [`Store::lease`]): one transaction that locks
+/// the lease's row, so two nodes asking at once get one answer each.
+async fn lease(pool: &PgPool, game: &str, node: &str, ttl_ms: u64, force: bool) -> Result<LeaseAnswer, sqlx::Error> {
+    let mut tx = pool.begin().await?;
+    let current: Option<(String, bool, bool, Option<i64>)> = sqlx::query_as(
+        "SELECT l.node, l.expires_at < clock_timestamp(), l.expires_at = '-infinity', n.alive_ms
+         FROM game_leases l LEFT JOIN cluster_nodes n ON n.node = l.node
+         WHERE l.game_id = $1 FOR UPDATE OF l",
+    )
+    .bind(game)
+    .fetch_optional(&mut *tx)
+    .await?;
+    let answer = match current {
+        None => {
+            let epoch: Option<i64> = sqlx::query_scalar(
+                "INSERT INTO game_leases (game_id, node, epoch, expires_at)
+                 SELECT $1, $2, 1, clock_timestamp() + $3 * interval '1 millisecond'
+                 WHERE EXISTS (SELECT 1 FROM games WHERE id = $1)
+                 ON CONFLICT (game_id) DO NOTHING RETURNING epoch",
+            )
+            .bind(game)
+            .bind(node)
+            .bind(i64_of(ttl_ms))
+            .fetch_optional(&mut *tx)
+            .await?;
+            match epoch {
+                Some(epoch) => LeaseAnswer::Granted { epoch, down_since_ms: None },
+                None => {
+                    // No such game, or another node inserted the lease meanwhile.
+                    let holder: Option<String> = sqlx::query_scalar("SELECT node FROM game_leases WHERE game_id = $1")
+                        .bind(game)
+                        .fetch_optional(&mut *tx)
+                        .await?;
+                    match holder {
+                        Some(node) => LeaseAnswer::Held { node },
+                        None => LeaseAnswer::NoGame,
+                    }
+                }
+            }
+        }
+        Some((holder, expired, released, alive_ms)) if expired || force || holder == node => {
+            let epoch: i64 = sqlx::query_scalar(
+                "UPDATE game_leases SET node = $2, epoch = epoch + 1,
+                     expires_at = clock_timestamp() + $3 * interval '1 millisecond'
+                 WHERE game_id = $1 RETURNING epoch",
+            )
+            .bind(game)
+            .bind(node)
+            .bind(i64_of(ttl_ms))
+            .fetch_one(&mut *tx)
+            .await?;
+            // A node that died (or was overruled) may have left a clock
+            // running: the time since it was last alive is not charged.
+            let down_since_ms = (!released && holder != node).then_some(alive_ms).flatten().map(|v| v as u64);
+            LeaseAnswer::Granted { epoch, down_since_ms }
+        }
+        Some((holder, ..)) => LeaseAnswer::Held { node: holder },
+    };
+    tx.commit().await?;
+    Ok(answer)
+}
+
+/// Take over games that need a server and have no live owner (see
+/// [`Store::orphans`]).
+async fn orphans(pool: &PgPool, node: &str, ttl_ms: u64, limit: u32) -> Result<Vec<Orphan>, sqlx::Error> {
+    // Leases of nodes that died or left (expired, not let go).
+    let rows: Vec<(String, i64, Option<i64>)> = sqlx::query_as(
+        "WITH dead AS (
+             SELECT l.game_id, n.alive_ms FROM game_leases l
+             JOIN games g ON g.id = l.game_id
+             LEFT JOIN cluster_nodes n ON n.node = l.node
+             WHERE g.resume AND g.status IN ('waiting', 'live')
+               AND l.expires_at < clock_timestamp() AND l.expires_at <> '-infinity'
+             LIMIT $3 FOR UPDATE OF l SKIP LOCKED)
+         UPDATE game_leases l SET node = $1, epoch = l.epoch + 1,
+             expires_at = clock_timestamp() + $2 * interval '1 millisecond'
+         FROM dead WHERE l.game_id = dead.game_id
+         RETURNING l.game_id, l.epoch, dead.alive_ms",
+    )
+    .bind(node)
+    .bind(i64_of(ttl_ms))
+    .bind(limit as i64)
+    .fetch_all(pool)
+    .await?;
+    let mut taken: Vec<Orphan> = rows
+        .into_iter()
+        .map(|(game, epoch, alive)| Orphan { game, epoch, down_since_ms: alive.map(|v| v as u64) })
+        .collect();
+    // Games no node ever owned: left by a server that ran alone.
+    let left = (limit as usize).saturating_sub(taken.len());
+    if left > 0 {
+        let fresh: Vec<String> = sqlx::query_scalar(
+            "INSERT INTO game_leases (game_id, node, epoch, expires_at)
+             SELECT g.id, $1, 1, clock_timestamp() + $2 * interval '1 millisecond' FROM games g
+             WHERE g.resume AND g.status IN ('waiting', 'live')
+               AND NOT EXISTS (SELECT 1 FROM game_leases l WHERE l.game_id = g.id)
+             LIMIT $3
+             ON CONFLICT (game_id) DO NOTHING RETURNING game_id",
+        )
+        .bind(node)
+        .bind(i64_of(ttl_ms))
+        .bind(left as i64)
+        .fetch_all(pool)
+        .await?;
+        if !fresh.is_empty() {
+            let alive: Option<i64> =
+                sqlx::query_scalar("SELECT value FROM meta WHERE key = 'alive_ms'").fetch_optional(pool).await?;
+            taken.extend(fresh.into_iter().map(|game| Orphan {
+                game,
+                epoch: 1,
+                down_since_ms: alive.map(|v| v as u64),
+            }));
+        }
+    }
+    Ok(taken)
 }
 
 fn all<T>(rows: Vec<PgRow>, f: impl Fn(&PgRow) -> Result<T, sqlx::Error>) -> Result<Vec<T>, sqlx::Error> {
@@ -1124,6 +1313,75 @@ impl Store for PostgresStore {
         Box::pin(async move { Ok(tournament_query(&self.pool, query).await?) })
     }
 
+    fn lease(&self, game: String, node: String, ttl_ms: u64, force: bool) -> StoreFuture<'_, LeaseAnswer> {
+        Box::pin(async move { Ok(lease(&self.pool, &game, &node, ttl_ms, force).await?) })
+    }
+
+    fn release(&self, game: String, node: String, epoch: i64) -> StoreFuture<'_, ()> {
+        Box::pin(async move {
+            sqlx::query(
+                "UPDATE game_leases SET expires_at = '-infinity' WHERE game_id = $1 AND node = $2 AND epoch = $3",
+            )
+            .bind(game)
+            .bind(node)
+            .bind(epoch)
+            .execute(&self.pool)
+            .await?;
+            Ok(())
+        })
+    }
+
+    fn node_alive(&self, node: String, at_ms: u64, ttl_ms: u64) -> StoreFuture<'_, Vec<(String, i64)>> {
+        Box::pin(async move {
+            let mut tx = self.pool.begin().await?;
+            sqlx::query(
+                "INSERT INTO cluster_nodes (node, alive_ms, seen_at) VALUES ($1, $2, clock_timestamp())
+                 ON CONFLICT (node) DO UPDATE SET alive_ms = $2, seen_at = clock_timestamp()",
+            )
+            .bind(&node)
+            .bind(i64_of(at_ms))
+            .execute(&mut *tx)
+            .await?;
+            let held: Vec<(String, i64)> = sqlx::query_as(
+                "UPDATE game_leases SET expires_at = clock_timestamp() + $2 * interval '1 millisecond'
+                 WHERE node = $1 AND expires_at <> '-infinity' RETURNING game_id, epoch",
+            )
+            .bind(&node)
+            .bind(i64_of(ttl_ms))
+            .fetch_all(&mut *tx)
+            .await?;
+            // The restart downtime of a server alone on the database, kept
+            // up to date by the cluster too.
+            heartbeat(&mut *tx, at_ms).await?;
+            tx.commit().await?;
+            Ok(held)
+        })
+    }
+
+    fn node_leaving(&self, node: String, at_ms: u64) -> StoreFuture<'_, ()> {
+        Box::pin(async move {
+            let mut tx = self.pool.begin().await?;
+            sqlx::query("UPDATE cluster_nodes SET alive_ms = $2, seen_at = clock_timestamp() WHERE node = $1")
+                .bind(&node)
+                .bind(i64_of(at_ms))
+                .execute(&mut *tx)
+                .await?;
+            sqlx::query(
+                "UPDATE game_leases SET expires_at = clock_timestamp() - interval '1 millisecond'
+                 WHERE node = $1 AND expires_at <> '-infinity'",
+            )
+            .bind(&node)
+            .execute(&mut *tx)
+            .await?;
+            tx.commit().await?;
+            Ok(())
+        })
+    }
+
+    fn orphans(&self, node: String, ttl_ms: u64, limit: u32) -> StoreFuture<'_, Vec<Orphan>> {
+        Box::pin(async move { Ok(orphans(&self.pool, &node, ttl_ms, limit).await?) })
+    }
+
     fn close(&self) -> StoreFuture<'_, ()> {
         let (tx, rx) = oneshot::channel();
         let sent = {
@@ -1189,7 +1447,7 @@ mod tests {
         for version in 1..MIGRATIONS.len() {
             let Some(url) = fresh(&format!("migrate_{version}")).await else { return };
             at_version(&url, version).await;
-            let store = PostgresStore::open(&url).await.unwrap();
+            let store = PostgresStore::open(&url, false).await.unwrap();
             let games = store.resumable().await.unwrap();
             assert_eq!(games.len(), 1, "from version {version}");
             let g = &games[0];
@@ -1206,10 +1464,10 @@ mod tests {
     #[tokio::test]
     async fn a_schema_from_a_newer_tabula_is_refused() {
         let Some(url) = fresh("too_new").await else { return };
-        PostgresStore::open(&url).await.unwrap().close().await.unwrap();
+        PostgresStore::open(&url, false).await.unwrap().close().await.unwrap();
         let mut c = PgConnection::connect(&url).await.unwrap();
         c.execute("UPDATE tabula_schema SET version = 99").await.unwrap();
-        let err = PostgresStore::open(&url).await.err().expect("refused");
+        let err = PostgresStore::open(&url, false).await.err().expect("refused");
         assert!(matches!(err, StoreError::TooNew { found: 99, .. }), "{err}");
         assert!(err.to_string().contains("upgrade tabula"), "{err}");
     }
@@ -1217,7 +1475,7 @@ mod tests {
     #[tokio::test]
     async fn a_taken_name_is_a_constraint_error_and_the_store_goes_on() {
         let Some(url) = fresh("constraint").await else { return };
-        let store = PostgresStore::open(&url).await.unwrap();
+        let store = PostgresStore::open(&url, false).await.unwrap();
         let user = |name: &str| UserRow {
             id: 0,
             name: name.into(),

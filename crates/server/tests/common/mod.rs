@@ -17,6 +17,9 @@ use tokio_tungstenite::tungstenite::Message;
 
 pub struct TestServer {
     pub running: tabula_server::Running,
+    /// With `TABULA_TEST_NATS` set (on PostgreSQL), the cluster's other
+    /// two nodes: `base` is then a round-robin proxy over all three.
+    pub others: Vec<tabula_server::Running>,
     pub base: String,
     pub db: PathBuf,
     /// The server's time: tests move it by hand, nothing sleeps.
@@ -238,6 +241,23 @@ pub fn config(db: PathBuf, time: &Arc<ManualTime>) -> Config {
 }
 
 pub async fn start_config(cfg: Config, time: Arc<ManualTime>) -> TestServer {
+    start_config_as(cfg, time, false).await
+}
+
+/// [`start_with`], but a server alone on its database even when the tests
+/// run on clusters: for tests of one node's own resources (its
+/// connections, its memory).
+pub async fn start_alone_with(name: &str, tune: impl FnOnce(&mut Config)) -> TestServer {
+    let time = ManualTime::new(T0);
+    let mut cfg = config(temp_db(name), &time);
+    tune(&mut cfg);
+    start_config_as(cfg, time, true).await
+}
+
+async fn start_config_as(cfg: Config, time: Arc<ManualTime>, alone: bool) -> TestServer {
+    if let Ok(filter) = std::env::var("TABULA_LOG") {
+        let _ = tracing_subscriber::fmt().with_env_filter(filter).with_test_writer().try_init();
+    }
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let db = match &cfg.db {
         tabula_server::config::Database::Sqlite(path) => path.clone(),
@@ -245,9 +265,59 @@ pub async fn start_config(cfg: Config, time: Arc<ManualTime>) -> TestServer {
             PATHS.lock().unwrap().get(url).cloned().expect("a test database comes from common::database")
         }
     };
+    if let (Some(nats), tabula_server::config::Database::Postgres(_), false) = (nats_url(), &cfg.db, alone) {
+        drop(listener);
+        let mut nodes = start_cluster(&cfg, &nats, 3).await;
+        let base = round_robin(nodes.iter().map(|n| n.addr).collect()).await;
+        let running = nodes.remove(0);
+        return TestServer { running, others: nodes, base, db, time };
+    }
     let running = tabula_server::start_with(listener, cfg).await.unwrap();
     let base = format!("127.0.0.1:{}", running.addr.port());
-    TestServer { running, base, db, time }
+    TestServer { running, others: Vec::new(), base, db, time }
+}
+
+/// The NATS server the tests run their servers as 3-node clusters on
+/// (`TABULA_TEST_NATS`, used with `TABULA_TEST_POSTGRES`).
+pub fn nats_url() -> Option<String> {
+    std::env::var("TABULA_TEST_NATS").ok().filter(|v| !v.is_empty())
+}
+
+/// `n` cluster nodes on `cfg`'s database and the NATS server `nats`, in a
+/// cluster of their own (so tests running at once never meet).
+pub async fn start_cluster(cfg: &Config, nats: &str, n: usize) -> Vec<tabula_server::Running> {
+    static CLUSTERS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let name = format!("t{}_{}", std::process::id(), CLUSTERS.fetch_add(1, std::sync::atomic::Ordering::Relaxed));
+    let mut nodes = Vec::new();
+    for i in 0..n {
+        let mut c = cfg.clone();
+        let mut cluster = tabula_server::cluster::ClusterConfig::new(nats, &name, &format!("n{i}"));
+        cluster.lease_ms = 2_000;
+        c.cluster = Some(cluster);
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        nodes.push(tabula_server::start_with(listener, c).await.unwrap());
+    }
+    nodes
+}
+
+/// A load balancer for the tests: each new connection goes to the next
+/// node in turn. Returns its address.
+pub async fn round_robin(nodes: Vec<std::net::SocketAddr>) -> String {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("127.0.0.1:{}", listener.local_addr().unwrap().port());
+    tokio::spawn(async move {
+        let mut next = 0usize;
+        while let Ok((mut client, _)) = listener.accept().await {
+            let node = nodes[next % nodes.len()];
+            next += 1;
+            tokio::spawn(async move {
+                if let Ok(mut server) = TcpStream::connect(node).await {
+                    let _ = tokio::io::copy_bidirectional(&mut client, &mut server).await;
+                }
+            });
+        }
+    });
+    base
 }
 
 /// A server on `db` whose time is `time`.
