@@ -225,6 +225,16 @@ pub struct Health {
     /// Recent moves: from the room's command starting to the move being
     /// committed and published (waiting for the room's lock included).
     pub moves: LatencySummary,
+    /// Cluster mode: this node's id (absent for a server alone).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub node: Option<String>,
+    /// Cluster mode: connected to NATS now (live updates reach the other
+    /// nodes; moves are durable either way).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nats_connected: Option<bool>,
+    /// Cluster mode: games owned elsewhere that have watchers here.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub games_relayed: Option<usize>,
 }
 
 /// Percentiles of the recent samples of a [`LatencyWindow`], in ms.
@@ -469,6 +479,9 @@ impl App {
             ai_queued,
             commits: self.commit_times.summary(),
             moves: self.move_times.summary(),
+            node: self.cluster.as_ref().map(|c| c.node.clone()),
+            nats_connected: self.cluster.as_ref().map(|c| c.is_connected()),
+            games_relayed: self.cluster.as_ref().map(|_| self.remote.lock().unwrap_or_else(|p| p.into_inner()).len()),
         }
     }
 

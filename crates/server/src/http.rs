@@ -170,7 +170,7 @@ impl<T: DeserializeOwned> FromRequest<AppState> for JsonBody<T> {
 
 async fn health(State(app): State<AppState>) -> Json<Value> {
     let h = app.health();
-    Json(json!({
+    let mut answer = json!({
         "v": 1, "ok": true,
         "games_in_memory": h.games_in_memory, "connections": h.connections,
         "ai_thinking": h.ai_thinking, "ai_queued": h.ai_queued,
@@ -178,7 +178,11 @@ async fn health(State(app): State<AppState>) -> Json<Value> {
             "commits": latency(&h.commits),
             "moves": latency(&h.moves),
         },
-    }))
+    });
+    if let Some(node) = h.node {
+        answer["cluster"] = json!({"node": node, "nats_connected": h.nats_connected, "games_relayed": h.games_relayed});
+    }
+    Json(answer)
 }
 
 fn latency(s: &crate::app::LatencySummary) -> Value {

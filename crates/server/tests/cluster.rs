@@ -20,7 +20,7 @@ struct Nats {
 
 impl Nats {
     fn start(port: u16) -> Nats {
-        let child = std::process::Command::new("nats-server")
+        let mut child = std::process::Command::new("nats-server")
             .args(["-a", "127.0.0.1", "-p", &port.to_string()])
             .stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::null())
@@ -32,6 +32,8 @@ impl Nats {
             }
             std::thread::sleep(Duration::from_millis(50));
         }
+        let _ = child.kill();
+        let _ = child.wait();
         panic!("nats-server did not start on port {port}");
     }
 
