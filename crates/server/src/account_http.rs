@@ -162,6 +162,9 @@ pub(crate) async fn close(
         .commit(vec![Write::Account(AccountWrite::CloseUser { user_id: user.id, name: name.clone(), at_ms: now })])
         .await?;
     app.rename_user_in_rooms(user.id, &name).await;
+    if let Some(c) = &app.cluster {
+        c.publish_renamed(user.id, &name);
+    }
     tracing::info!(user = user.id, "account closed");
     let cookie = session_cookie(None, secure_request(&app, &headers));
     Ok(with_cookie(StatusCode::OK, cookie, json!({ "v": 1, "ok": true })))

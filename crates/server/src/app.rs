@@ -100,11 +100,27 @@ pub struct Slot {
     pub(crate) seat_sockets: [usize; 2],
     /// Cluster mode: the epoch of this node's lease on the game.
     pub(crate) epoch: Option<i64>,
+    /// Cluster mode, on the owner: connections speaking for each seat on
+    /// other nodes, by node, with when they said so.
+    remote_sockets: HashMap<String, ([usize; 2], std::time::Instant)>,
 }
 
 impl Slot {
+    /// Some other node has a connection for seat `i` (said within 6 s).
+    fn remote_connected(&self, i: usize) -> bool {
+        self.remote_sockets.values().any(|(n, at)| n[i] > 0 && at.elapsed() < std::time::Duration::from_secs(6))
+    }
+
     fn new(room: Room, epoch: Option<i64>) -> Slot {
-        Slot { room, evicted: false, agents: [None, None], thinking: None, seat_sockets: [0, 0], epoch }
+        Slot {
+            room,
+            evicted: false,
+            agents: [None, None],
+            thinking: None,
+            seat_sockets: [0, 0],
+            epoch,
+            remote_sockets: HashMap::new(),
+        }
     }
 }
 
@@ -321,6 +337,9 @@ pub struct App {
     pub(crate) cluster: Option<Arc<crate::cluster::Cluster>>,
     /// Cluster mode: games other nodes own that have watchers here.
     remote: Mutex<HashMap<String, Arc<RoomHandle>>>,
+    /// Whether this node leads: holds the challenges, pools and
+    /// tournaments (always, for a server alone).
+    leader: watch::Sender<bool>,
     /// Cluster mode: one game's lease is asked for and its room installed
     /// by one task at a time (games spread over these by id).
     acquiring: Vec<tokio::sync::Mutex<()>>,
@@ -329,7 +348,7 @@ pub struct App {
 /// Connections per account (WebSockets and Bot API streams), for the
 /// "online" flag of profiles.
 #[derive(Default)]
-pub(crate) struct Presence(Mutex<HashMap<i64, usize>>);
+pub(crate) struct Presence(Mutex<HashMap<i64, usize>>, Mutex<HashMap<String, (std::time::Instant, Vec<i64>)>>);
 
 impl Presence {
     /// One more connection of `user`; the guard counts it down when dropped.
@@ -338,9 +357,26 @@ impl Presence {
         PresenceGuard { presence: self.clone(), user }
     }
 
-    /// `user` has a connection open.
+    /// `user` has a connection open (here, or on another node of a cluster
+    /// that said so in the last few seconds).
     pub(crate) fn is_online(&self, user: i64) -> bool {
-        self.0.lock().unwrap_or_else(|p| p.into_inner()).get(&user).is_some_and(|n| *n > 0)
+        if self.0.lock().unwrap_or_else(|p| p.into_inner()).get(&user).is_some_and(|n| *n > 0) {
+            return true;
+        }
+        let others = self.1.lock().unwrap_or_else(|p| p.into_inner());
+        others.values().any(|(at, users)| at.elapsed() < std::time::Duration::from_secs(6) && users.contains(&user))
+    }
+
+    /// The accounts connected here.
+    pub(crate) fn here(&self) -> Vec<i64> {
+        self.0.lock().unwrap_or_else(|p| p.into_inner()).iter().filter(|(_, n)| **n > 0).map(|(u, _)| *u).collect()
+    }
+
+    /// Another node's connected accounts.
+    pub(crate) fn elsewhere(&self, node: String, users: Vec<i64>) {
+        let mut others = self.1.lock().unwrap_or_else(|p| p.into_inner());
+        others.retain(|_, (at, _)| at.elapsed() < std::time::Duration::from_secs(6));
+        others.insert(node, (std::time::Instant::now(), users));
     }
 }
 
@@ -385,6 +421,7 @@ impl App {
         shutdown: watch::Receiver<bool>,
         cluster: Option<Arc<crate::cluster::Cluster>>,
     ) -> Arc<App> {
+        let clustered = cluster.is_some();
         Arc::new(App {
             store,
             registry: cfg.registry,
@@ -408,6 +445,7 @@ impl App {
             cluster,
             remote: Mutex::new(HashMap::new()),
             acquiring: (0..64).map(|_| tokio::sync::Mutex::new(())).collect(),
+            leader: watch::channel(!clustered).0,
         })
     }
 
@@ -427,8 +465,16 @@ impl App {
         map.entry(user).or_insert_with(|| broadcast::channel(64).0).subscribe()
     }
 
-    /// Tell an account's event streams (if any is open).
+    /// Tell an account's event streams (if any is open), on every node.
     pub(crate) fn notify(&self, user: i64, event: Value) {
+        if let Some(c) = &self.cluster {
+            c.publish_event(user, &event);
+        }
+        self.deliver_event(user, event);
+    }
+
+    /// Tell this node's event streams of an account.
+    fn deliver_event(&self, user: i64, event: Value) {
         let mut map = self.events.lock().unwrap_or_else(|p| p.into_inner());
         if let Some(tx) = map.get(&user) {
             if tx.send(Utf8Bytes::from(event.to_string())).is_err() {
@@ -652,6 +698,10 @@ impl App {
                 let result = crate::tournaments::game_result(&slot.room);
                 let app = self.clone();
                 tokio::spawn(async move { app.tournament_game_over(&tid, number, result).await });
+            } else if let Some(c) = &self.cluster {
+                // Perhaps a tournament's game, owned here since its first
+                // node went: the leader knows.
+                c.publish_finished(&h.id);
             }
             for user in slot.room.seats.iter().filter_map(|s| s.user_id) {
                 self.notify(
@@ -1085,16 +1135,20 @@ impl App {
     /// A connection speaking for `seat` of game `h` opened (`true`) or
     /// closed: the seat's presence changes, and watchers hear of it.
     pub(crate) async fn seat_presence(self: &Arc<Self>, h: &Arc<RoomHandle>, seat: Player, open: bool) {
-        if h.is_remote() {
-            // The owner counts presence; a copy here must not speak for it.
-            return;
-        }
         let mut slot = h.slot.lock().await;
         let i = seat.index();
         let before = slot.seat_sockets[i];
         slot.seat_sockets[i] = if open { before + 1 } else { before.saturating_sub(1) };
-        let now_connected = slot.seat_sockets[i] > 0;
-        if now_connected == (before > 0) {
+        if h.is_remote() {
+            // The owner counts presence: tell it.
+            if let Some(c) = &self.cluster {
+                c.publish_presence(&h.id, slot.seat_sockets);
+            }
+            return;
+        }
+        let elsewhere = slot.remote_connected(i);
+        let now_connected = slot.seat_sockets[i] > 0 || elsewhere;
+        if now_connected == (before > 0 || elsewhere) {
             return;
         }
         slot.room.away_since[i] = if now_connected { None } else { Some(self.time.now_ms()) };
@@ -1337,6 +1391,237 @@ impl App {
     /// Games this node owns, with the epoch of each.
     fn owned(&self) -> Vec<Arc<RoomHandle>> {
         self.map().values().cloned().collect()
+    }
+}
+
+/// Cluster mode: hand account events from other nodes to the streams here.
+pub(crate) async fn receive_events(app: Arc<App>) {
+    use futures_util::StreamExt;
+    let Some(c) = app.cluster.clone() else { return };
+    let mut shutdown = app.shutdown.clone();
+    let mut sub = loop {
+        match c.subscribe_events().await {
+            Ok(sub) => break sub,
+            Err(e) => {
+                tracing::warn!(error = %e, "cannot listen for account events; retrying");
+                tokio::select! {
+                    _ = tokio::time::sleep(std::time::Duration::from_secs(1)) => {}
+                    _ = shutdown.changed() => return,
+                }
+            }
+        }
+    };
+    loop {
+        tokio::select! {
+            m = sub.next() => match m {
+                Some(m) => {
+                    if let Some((user, event)) = c.read_event(&m.payload) {
+                        app.deliver_event(user, event);
+                    }
+                }
+                None => return,
+            },
+            _ = shutdown.changed() => return,
+        }
+    }
+}
+
+/// Cluster mode, on the leader: record the results of tournament games
+/// that ended on other nodes.
+pub(crate) async fn receive_finished(app: Arc<App>) {
+    use futures_util::StreamExt;
+    let Some(c) = app.cluster.clone() else { return };
+    let mut shutdown = app.shutdown.clone();
+    let Ok(mut sub) = c.subscribe_finished().await else {
+        tracing::warn!("cannot listen for game ends; tournaments pick results up when their leader starts");
+        return;
+    };
+    loop {
+        let game = tokio::select! {
+            m = sub.next() => match m { Some(m) => String::from_utf8_lossy(&m.payload).to_string(), None => return },
+            _ = shutdown.changed() => return,
+        };
+        let Some((tid, number)) = app.tournament_of(&game) else { continue };
+        if !app.is_leader() {
+            continue;
+        }
+        let result = match app.read(&game).await {
+            Ok(room) => room.m.result.is_some().then(|| crate::tournaments::game_result(&room)),
+            Err(e) => {
+                tracing::warn!(game = %game, error = %e, "cannot read a finished tournament game");
+                None
+            }
+        };
+        if let Some(result) = result {
+            app.tournament_game_over(&tid, number, result).await;
+        }
+    }
+}
+
+/// Cluster mode: seat presence and online accounts of the other nodes, and
+/// tournament changes on the leader; and, every two seconds, this node's
+/// own presence reports.
+pub(crate) async fn exchange_presence(app: Arc<App>) {
+    use futures_util::StreamExt;
+    let Some(c) = app.cluster.clone() else { return };
+    let mut shutdown = app.shutdown.clone();
+    let (Ok(mut presence), Ok(mut online), Ok(mut tournaments), Ok(mut renamed)) = (
+        c.subscribe_presence().await,
+        c.subscribe_online().await,
+        c.subscribe_tournaments().await,
+        c.subscribe_renamed().await,
+    ) else {
+        tracing::warn!("cannot listen for presence; seats connected to other nodes count as away");
+        return;
+    };
+    let mut every = tokio::time::interval(std::time::Duration::from_secs(2));
+    loop {
+        tokio::select! {
+            Some(m) = presence.next() => {
+                if let Some(p) = c.read_presence(&m.payload) {
+                    app.remote_presence(p).await;
+                }
+            }
+            Some(m) = online.next() => {
+                if let Some(o) = c.read_online(&m.payload) {
+                    app.presence.elsewhere(o.node, o.users);
+                }
+            }
+            Some(m) = renamed.next() => {
+                if let Some((user, serde_json::Value::String(name))) = c.read_event(&m.payload) {
+                    app.rename_user_in_rooms(user, &name).await;
+                }
+            }
+            Some(m) = tournaments.next() => {
+                if !app.is_leader() {
+                    app.tournaments.changed_elsewhere(&String::from_utf8_lossy(&m.payload)).await;
+                }
+            }
+            _ = every.tick() => {
+                c.publish_online(app.presence.here());
+                let remote: Vec<Arc<RoomHandle>> =
+                    app.remote.lock().unwrap_or_else(|p| p.into_inner()).values().cloned().collect();
+                for h in remote {
+                    let sockets = h.slot_lock().await.seat_sockets;
+                    if sockets != [0, 0] {
+                        c.publish_presence(&h.id, sockets);
+                    }
+                }
+                app.expire_remote_presence().await;
+            }
+            _ = shutdown.changed() => return,
+        }
+    }
+}
+
+impl App {
+    /// Another node's seat connections for a game this node may own.
+    async fn remote_presence(self: &Arc<Self>, p: crate::cluster::Presence) {
+        let Some(h) = self.map().get(&p.game).cloned() else { return };
+        let mut slot = h.slot.lock().await;
+        if slot.evicted {
+            return;
+        }
+        let before = [0, 1].map(|i| slot.seat_sockets[i] > 0 || slot.remote_connected(i));
+        slot.remote_sockets.insert(p.node, (p.sockets, std::time::Instant::now()));
+        self.presence_changed(&h, &mut slot, before);
+    }
+
+    /// Forget the seat connections of nodes that stopped reporting them.
+    async fn expire_remote_presence(self: &Arc<Self>) {
+        for h in self.owned() {
+            let mut slot = h.slot.lock().await;
+            if slot.remote_sockets.is_empty() || slot.evicted {
+                continue;
+            }
+            let before = [0, 1].map(|i| slot.seat_sockets[i] > 0 || slot.remote_connected(i));
+            slot.remote_sockets.retain(|_, (_, at)| at.elapsed() < std::time::Duration::from_secs(6));
+            self.presence_changed(&h, &mut slot, before);
+        }
+    }
+
+    /// A seat's presence may have changed: mark it and tell the watchers.
+    fn presence_changed(&self, h: &RoomHandle, slot: &mut Slot, before: [bool; 2]) {
+        let now = self.time.now_ms();
+        let mut changed = false;
+        for (i, was) in before.into_iter().enumerate() {
+            let is = slot.seat_sockets[i] > 0 || slot.remote_connected(i);
+            if is != was {
+                slot.room.away_since[i] = if is { None } else { Some(now) };
+                changed = true;
+            }
+        }
+        if changed {
+            let msg = state_message(&slot.room.to_json(now));
+            *h.latest.lock().unwrap_or_else(|p| p.into_inner()) = Some(msg.clone());
+            self.publish(h, msg);
+        }
+    }
+
+    /// This node leads (see the `leader` field).
+    pub(crate) fn is_leader(&self) -> bool {
+        *self.leader.borrow()
+    }
+
+    /// Resolves once this node leads (at once for a server alone).
+    pub(crate) async fn until_leader(&self) {
+        let mut leader = self.leader.subscribe();
+        let _ = leader.wait_for(|l| *l).await;
+    }
+}
+
+/// Cluster mode: try each second to be the cluster's leader; while leading,
+/// resume the tournaments and serve the requests other nodes forward to the
+/// leader (challenges, pools, tournaments) through `router`.
+pub(crate) async fn lead(app: Arc<App>, router: axum::Router) {
+    use futures_util::StreamExt;
+    let Some(c) = app.cluster.clone() else { return };
+    let mut shutdown = app.shutdown.clone();
+    let mut serving: Option<tokio::task::JoinHandle<()>> = None;
+    loop {
+        let leads = match app.store.lead().await {
+            Ok(l) => l,
+            Err(e) => {
+                tracing::warn!(error = %e, "cannot tell whether this node leads");
+                false
+            }
+        };
+        if leads && serving.is_none() {
+            tracing::info!(node = %c.node, "this node leads the cluster now (challenges, pools, tournaments)");
+            match app.resume_tournaments().await {
+                Ok(n) if n > 0 => tracing::info!(tournaments = n, "tournaments resumed"),
+                Ok(_) => {}
+                Err(e) => tracing::error!(error = %e, "cannot resume the tournaments"),
+            }
+            match c.subscribe_leader().await {
+                Ok(mut sub) => {
+                    let (c, router) = (c.clone(), router.clone());
+                    let limit = app.cfg.net.max_body_bytes;
+                    serving = Some(tokio::spawn(async move {
+                        while let Some(msg) = sub.next().await {
+                            let Some(to) = msg.reply.clone() else { continue };
+                            let (c, router) = (c.clone(), router.clone());
+                            tokio::spawn(async move {
+                                let response = crate::http::serve_forwarded(router, &msg.payload, limit).await;
+                                c.reply_http(to, &response).await;
+                            });
+                        }
+                    }));
+                    app.leader.send_replace(true);
+                }
+                Err(e) => tracing::warn!(error = %e, "cannot listen for requests to the leader"),
+            }
+        } else if !leads && serving.is_some() {
+            tracing::warn!(node = %c.node, "this node no longer leads the cluster");
+            app.leader.send_replace(false);
+            if let Some(task) = serving.take() {
+                task.abort();
+            }
+        }
+        tokio::select! {
+            _ = tokio::time::sleep(std::time::Duration::from_secs(1)) => {}
+            _ = shutdown.changed() => return,
+        }
     }
 }
 

@@ -291,6 +291,186 @@ impl Cluster {
     }
 }
 
+/// An HTTP request forwarded to the leader (see [`Cluster::to_leader`]).
+#[derive(Debug, Serialize, Deserialize)]
+pub(crate) struct HttpRequest {
+    pub method: String,
+    pub uri: String,
+    pub headers: Vec<(String, String)>,
+    pub body: Vec<u8>,
+    /// The client's address, which the limits count by.
+    pub client: std::net::IpAddr,
+}
+
+/// The leader's answer to a forwarded HTTP request.
+#[derive(Debug, Serialize, Deserialize)]
+pub(crate) struct HttpResponse {
+    pub status: u16,
+    pub headers: Vec<(String, String)>,
+    pub body: Vec<u8>,
+}
+
+/// How many connections speak for each seat of a game on one node.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub(crate) struct Presence {
+    pub node: String,
+    pub game: String,
+    pub sockets: [usize; 2],
+}
+
+/// The accounts connected to one node.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub(crate) struct Online {
+    pub node: String,
+    pub users: Vec<i64>,
+}
+
+/// An account event, for the event streams on every node.
+#[derive(Debug, Serialize, Deserialize)]
+struct AccountEvent {
+    /// The node it comes from (which told its own streams already).
+    from: String,
+    user: i64,
+    event: Value,
+}
+
+impl Cluster {
+    fn leader_subject(&self) -> String {
+        format!("{}.leader.http", self.prefix)
+    }
+
+    fn events_subject(&self) -> String {
+        format!("{}.events", self.prefix)
+    }
+
+    /// Forward an HTTP request to the cluster's leader, the node that holds
+    /// challenges, quick-pairing pools and tournaments. `None` when no
+    /// leader answers (NATS down, or a leader being chosen).
+    pub async fn to_leader(&self, request: &HttpRequest) -> Option<HttpResponse> {
+        if !self.is_connected() {
+            return None;
+        }
+        let payload = serde_json::to_vec(request).ok()?;
+        match self.client.request(self.leader_subject(), payload.into()).await {
+            Ok(msg) => serde_json::from_slice(&msg.payload).ok(),
+            Err(e) => {
+                tracing::debug!(error = %e, "the leader did not answer a forwarded request");
+                None
+            }
+        }
+    }
+
+    /// The requests other nodes forward to the leader (this node, now).
+    pub async fn subscribe_leader(&self) -> Result<async_nats::Subscriber, String> {
+        self.client.subscribe(self.leader_subject()).await.map_err(|e| e.to_string())
+    }
+
+    /// Answer a forwarded HTTP request.
+    pub async fn reply_http(&self, to: async_nats::Subject, response: &HttpResponse) {
+        let payload = serde_json::to_vec(response).unwrap_or_default();
+        if let Err(e) = self.client.publish(to, payload.into()).await {
+            tracing::warn!(error = %e, "cannot answer a forwarded request");
+        }
+    }
+
+    /// Tell the other nodes' event streams of `user` about `event`.
+    pub fn publish_event(&self, user: i64, event: &Value) {
+        let msg = AccountEvent { from: self.node.clone(), user, event: event.clone() };
+        let text = serde_json::to_string(&msg).unwrap_or_default();
+        if self.outbox.try_send((self.events_subject(), Utf8Bytes::from(text))).is_err() {
+            tracing::debug!("event queue full; an account event was dropped");
+        }
+    }
+
+    /// Tell the leader that game `game` ended (it may be a tournament's,
+    /// taken over by this node from the leader).
+    pub fn publish_finished(&self, game: &str) {
+        let subject = format!("{}.finished", self.prefix);
+        if self.outbox.try_send((subject, Utf8Bytes::from(game.to_string()))).is_err() {
+            tracing::debug!(game, "queue full; a game end was not told to the leader");
+        }
+    }
+
+    /// Game ends told by the nodes (see [`Cluster::publish_finished`]).
+    pub async fn subscribe_finished(&self) -> Result<async_nats::Subscriber, String> {
+        self.client.subscribe(format!("{}.finished", self.prefix)).await.map_err(|e| e.to_string())
+    }
+
+    /// Tell the other nodes that tournament `id` changed (their watchers
+    /// read it again).
+    pub fn publish_tournament(&self, id: &str) {
+        let subject = format!("{}.tournament", self.prefix);
+        let _ = self.outbox.try_send((subject, Utf8Bytes::from(id.to_string())));
+    }
+
+    /// Tournament changes (see [`Cluster::publish_tournament`]).
+    pub async fn subscribe_tournaments(&self) -> Result<async_nats::Subscriber, String> {
+        self.client.subscribe(format!("{}.tournament", self.prefix)).await.map_err(|e| e.to_string())
+    }
+
+    /// Tell the owner of `game` how many connections speak for each of its
+    /// seats on this node (sent on every change, and again every two
+    /// seconds, so a new owner learns them).
+    pub fn publish_presence(&self, game: &str, sockets: [usize; 2]) {
+        let msg = Presence { node: self.node.clone(), game: game.to_string(), sockets };
+        let subject = format!("{}.presence", self.prefix);
+        let _ = self.outbox.try_send((subject, Utf8Bytes::from(serde_json::to_string(&msg).unwrap_or_default())));
+    }
+
+    /// Seat presence reports of the other nodes.
+    pub async fn subscribe_presence(&self) -> Result<async_nats::Subscriber, String> {
+        self.client.subscribe(format!("{}.presence", self.prefix)).await.map_err(|e| e.to_string())
+    }
+
+    /// A presence report from another node.
+    pub fn read_presence(&self, payload: &[u8]) -> Option<Presence> {
+        serde_json::from_slice::<Presence>(payload).ok().filter(|p| p.node != self.node)
+    }
+
+    /// Tell the other nodes which accounts are connected here (every two
+    /// seconds), for the "online" flag of profiles.
+    pub fn publish_online(&self, users: Vec<i64>) {
+        let msg = Online { node: self.node.clone(), users };
+        let subject = format!("{}.online", self.prefix);
+        let _ = self.outbox.try_send((subject, Utf8Bytes::from(serde_json::to_string(&msg).unwrap_or_default())));
+    }
+
+    /// The other nodes' connected accounts.
+    pub async fn subscribe_online(&self) -> Result<async_nats::Subscriber, String> {
+        self.client.subscribe(format!("{}.online", self.prefix)).await.map_err(|e| e.to_string())
+    }
+
+    /// Another node's connected accounts.
+    pub fn read_online(&self, payload: &[u8]) -> Option<Online> {
+        serde_json::from_slice::<Online>(payload).ok().filter(|o| o.node != self.node)
+    }
+
+    /// Tell the other nodes that account `user` was closed and now shows as
+    /// `name` (their games in memory show it so too).
+    pub fn publish_renamed(&self, user: i64, name: &str) {
+        let msg = AccountEvent { from: self.node.clone(), user, event: Value::String(name.to_string()) };
+        let subject = format!("{}.renamed", self.prefix);
+        let _ = self.outbox.try_send((subject, Utf8Bytes::from(serde_json::to_string(&msg).unwrap_or_default())));
+    }
+
+    /// Closed accounts' new names (see [`Cluster::publish_renamed`]).
+    pub async fn subscribe_renamed(&self) -> Result<async_nats::Subscriber, String> {
+        self.client.subscribe(format!("{}.renamed", self.prefix)).await.map_err(|e| e.to_string())
+    }
+
+    /// Account events from the other nodes: `(user, event)`.
+    pub async fn subscribe_events(&self) -> Result<async_nats::Subscriber, String> {
+        self.client.subscribe(self.events_subject()).await.map_err(|e| e.to_string())
+    }
+
+    /// An account event from another node, or `None` (this node's own, or
+    /// unreadable).
+    pub fn read_event(&self, payload: &[u8]) -> Option<(i64, Value)> {
+        let e: AccountEvent = serde_json::from_slice(payload).ok()?;
+        (e.from != self.node).then_some((e.user, e.event))
+    }
+}
+
 /// A code from another node, as the `&'static str` errors carry. Codes are
 /// a small fixed set, so each is leaked once at most.
 fn intern(code: &str) -> &'static str {

@@ -66,20 +66,8 @@ pub fn router(app: AppState) -> Router {
         .route("/api/users/{name}/games", get(crate::account_http::user_games))
         .route("/api/leaderboard", get(crate::account_http::leaderboard))
         .route("/api/bots", get(crate::account_http::bots))
-        .route("/api/challenges", get(crate::challenges::list).post(crate::challenges::create))
-        .route("/api/challenges/{id}", get(crate::challenges::show))
-        .route("/api/challenges/{id}/accept", post(crate::challenges::accept))
-        .route("/api/challenges/{id}/decline", post(crate::challenges::decline))
-        .route("/api/challenges/{id}/cancel", post(crate::challenges::cancel))
-        .route("/api/tournaments", get(crate::tournaments::list).post(crate::tournaments::create))
-        .route("/api/tournaments/{id}", get(crate::tournaments::show))
-        .route("/api/tournaments/{id}/join", post(crate::tournaments::join))
-        .route("/api/tournaments/{id}/withdraw", post(crate::tournaments::withdraw))
-        .route("/api/tournaments/{id}/start", post(crate::tournaments::start))
+        .merge(leader_routes(app.clone()))
         .route("/api/tournaments/{id}/ws", get(crate::tournaments::socket))
-        .route("/api/pool", get(crate::pool::status))
-        .route("/api/pool/join", post(crate::pool::join))
-        .route("/api/pool/leave", post(crate::pool::leave))
         .route("/api/stream/event", get(crate::bot_api::stream_events))
         .route("/api/bot/game/stream/{id}", get(crate::bot_api::stream_game))
         .route("/api/bot/game/{id}/move/{move}", post(crate::bot_api::play))
@@ -91,6 +79,146 @@ pub fn router(app: AppState) -> Router {
         .layer(axum::extract::DefaultBodyLimit::max(app.cfg.net.max_body_bytes))
         .layer(compression)
         .with_state(app)
+}
+
+/// The routes of what only the leader of a cluster holds in memory:
+/// challenges, quick-pairing pools and tournaments. On another node of a
+/// cluster they are forwarded to the leader (see [`to_leader`]).
+fn leader_routes(app: AppState) -> Router<AppState> {
+    Router::new()
+        .route("/api/challenges", get(crate::challenges::list).post(crate::challenges::create))
+        .route("/api/challenges/{id}", get(crate::challenges::show))
+        .route("/api/challenges/{id}/accept", post(crate::challenges::accept))
+        .route("/api/challenges/{id}/decline", post(crate::challenges::decline))
+        .route("/api/challenges/{id}/cancel", post(crate::challenges::cancel))
+        .route("/api/tournaments", get(crate::tournaments::list).post(crate::tournaments::create))
+        .route("/api/tournaments/{id}", get(crate::tournaments::show))
+        .route("/api/tournaments/{id}/join", post(crate::tournaments::join))
+        .route("/api/tournaments/{id}/withdraw", post(crate::tournaments::withdraw))
+        .route("/api/tournaments/{id}/start", post(crate::tournaments::start))
+        .route("/api/pool", get(crate::pool::status))
+        .route("/api/pool/join", post(crate::pool::join))
+        .route("/api/pool/leave", post(crate::pool::leave))
+        .route_layer(axum::middleware::from_fn_with_state(app, to_leader))
+}
+
+/// Marks a request another node forwarded to the leader, so it is never
+/// forwarded again.
+const FORWARDED: &str = "x-tabula-forwarded";
+
+/// On a node of a cluster that does not lead, send the request to the
+/// leader over NATS and give its answer back.
+async fn to_leader(
+    State(app): State<AppState>,
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
+    let Some(cluster) = app.cluster.clone() else { return next.run(request).await };
+    if app.is_leader() || request.headers().contains_key(FORWARDED) {
+        return next.run(request).await;
+    }
+    let client = request.extensions().get::<ClientAddr>().map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |c| c.0);
+    let (parts, body) = request.into_parts();
+    let body = match axum::body::to_bytes(body, app.cfg.net.max_body_bytes).await {
+        Ok(b) => b,
+        Err(_) => {
+            return ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, "body_too_large", "the request body is too large")
+                .into_response()
+        }
+    };
+    let forwarded = crate::cluster::HttpRequest {
+        method: parts.method.to_string(),
+        uri: parts.uri.to_string(),
+        headers: parts
+            .headers
+            .iter()
+            .filter_map(|(k, v)| Some((k.to_string(), v.to_str().ok()?.to_string())))
+            .collect(),
+        body: body.to_vec(),
+        client,
+    };
+    // No leader answers while one is being chosen (at start, or after the
+    // leader died): wait a little for the next.
+    let began = std::time::Instant::now();
+    let answer = loop {
+        match cluster.to_leader(&forwarded).await {
+            Some(answer) => break Some(answer),
+            None if began.elapsed() < std::time::Duration::from_secs(5) && cluster.is_connected() => {
+                tokio::time::sleep(std::time::Duration::from_millis(100)).await
+            }
+            None => break None,
+        }
+    };
+    let Some(answer) = answer else {
+        return ApiError {
+            retry_after_secs: Some(2),
+            ..ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "leader_unavailable",
+                "challenges, pools and tournaments are held by the cluster's leader, which cannot be reached now; try again shortly",
+            )
+        }
+        .into_response();
+    };
+    let mut response = Response::new(axum::body::Body::from(answer.body));
+    *response.status_mut() = StatusCode::from_u16(answer.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+    for (k, v) in answer.headers {
+        if let (Ok(k), Ok(v)) = (header::HeaderName::try_from(k), header::HeaderValue::from_str(&v)) {
+            response.headers_mut().append(k, v);
+        }
+    }
+    response
+}
+
+/// The leader runs a request another node forwarded through its own
+/// routes.
+pub(crate) async fn serve_forwarded(router: Router, payload: &[u8], limit: usize) -> crate::cluster::HttpResponse {
+    use tower::ServiceExt;
+    let failed = |status: StatusCode, message: String| {
+        let e = ApiError::new(status, "internal", message);
+        crate::cluster::HttpResponse {
+            status: e.status.as_u16(),
+            headers: vec![("content-type".into(), "application/json".into())],
+            body: serde_json::to_vec(&json!({"v": 1, "error": e.body()})).unwrap_or_default(),
+        }
+    };
+    let forwarded: crate::cluster::HttpRequest = match serde_json::from_slice(payload) {
+        Ok(r) => r,
+        Err(e) => return failed(StatusCode::BAD_REQUEST, format!("a forwarded request cannot be read: {e}")),
+    };
+    let mut request = axum::extract::Request::new(axum::body::Body::from(forwarded.body));
+    *request.method_mut() = forwarded.method.parse().unwrap_or(axum::http::Method::GET);
+    *request.uri_mut() = forwarded.uri.parse().unwrap_or_default();
+    for (k, v) in &forwarded.headers {
+        // Bodies arrive whole: no compression or chunking to undo.
+        if k == "accept-encoding" || k == "transfer-encoding" {
+            continue;
+        }
+        if let (Ok(k), Ok(v)) = (header::HeaderName::try_from(k.as_str()), header::HeaderValue::from_str(v)) {
+            request.headers_mut().append(k, v);
+        }
+    }
+    request.headers_mut().insert(FORWARDED, header::HeaderValue::from_static("1"));
+    request.extensions_mut().insert(ClientAddr(forwarded.client));
+    let response = match router.oneshot(request).await {
+        Ok(r) => r,
+        Err(never) => match never {},
+    };
+    let (parts, body) = response.into_parts();
+    let body = match axum::body::to_bytes(body, limit.max(16 << 20)).await {
+        Ok(b) => b.to_vec(),
+        Err(e) => return failed(StatusCode::INTERNAL_SERVER_ERROR, format!("the leader's answer was not read: {e}")),
+    };
+    crate::cluster::HttpResponse {
+        status: parts.status.as_u16(),
+        headers: parts
+            .headers
+            .iter()
+            .filter(|(k, _)| *k != header::CONTENT_LENGTH && *k != header::TRANSFER_ENCODING)
+            .filter_map(|(k, v)| Some((k.to_string(), v.to_str().ok()?.to_string())))
+            .collect(),
+        body,
+    }
 }
 
 async fn method_not_allowed() -> ApiError {

@@ -143,7 +143,14 @@ pub async fn start_with(listener: TcpListener, config: Config) -> Result<Running
             return Err(e.into());
         }
     };
-    let tournaments = match app.resume_tournaments().await {
+    // A cluster's tournaments are resumed by its leader (`lead`).
+    let tournaments = async {
+        match &cluster {
+            Some(_) => Ok(0),
+            None => app.resume_tournaments().await,
+        }
+    };
+    let tournaments = match tournaments.await {
         Ok(n) => n,
         Err(e) => {
             let _ = store.close().await;
@@ -168,6 +175,12 @@ pub async fn start_with(listener: TcpListener, config: Config) -> Result<Running
     tokio::spawn(pool::matcher(app.clone()));
     tokio::spawn(tournaments::driver(app.clone()));
     let router = http::router(app.clone());
+    if cluster.is_some() {
+        tokio::spawn(app::receive_events(app.clone()));
+        tokio::spawn(app::receive_finished(app.clone()));
+        tokio::spawn(app::exchange_presence(app.clone()));
+        tokio::spawn(app::lead(app.clone(), router.clone()));
+    }
     let app2 = app.clone();
     let task = tokio::spawn(async move {
         net::serve(app2.clone(), router, listener, shutdown_rx).await;

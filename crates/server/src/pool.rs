@@ -230,6 +230,11 @@ pub(crate) async fn run_matcher(app: &AppState) {
 pub(crate) async fn matcher(app: AppState) {
     let mut shutdown = app.shutdown.clone();
     loop {
+        // In a cluster, only the leader holds the pools.
+        tokio::select! {
+            _ = app.until_leader() => {}
+            _ = shutdown.changed() => return,
+        }
         tokio::select! {
             _ = app.time.sleep(1_000) => run_matcher(&app).await,
             _ = shutdown.changed() => return,

@@ -63,6 +63,13 @@ pub(crate) struct Tournaments {
 }
 
 impl Tournaments {
+    /// Cluster mode, on a node that does not lead: tournament `id` changed
+    /// on the leader; its copy here is read again for its watchers.
+    pub(crate) async fn changed_elsewhere(&self, id: &str) {
+        self.loaded.lock().await.remove(id);
+        self.changed(id);
+    }
+
     fn watch(&self, id: &str) -> broadcast::Receiver<()> {
         let mut map = self.watchers.lock().unwrap_or_else(|p| p.into_inner());
         map.entry(id.to_string()).or_insert_with(|| broadcast::channel(16).0).subscribe()
@@ -307,6 +314,9 @@ impl App {
 
     fn announce(&self, e: &Entry) {
         self.tournaments.changed(&e.id);
+        if let Some(c) = &self.cluster {
+            c.publish_tournament(&e.id);
+        }
         self.tournaments.wake.notify_one();
         if e.status() == "finished" {
             self.unlink_tournament(&e.id);
@@ -503,8 +513,8 @@ impl App {
             let pending: Vec<(u32, String)> =
                 e.t.pending_games().filter_map(|g| e.games.get(&g.id).map(|gid| (g.id, gid.clone()))).collect();
             for (number, game_id) in pending {
-                let result = match self.lock(&game_id).await {
-                    Ok((_, slot)) => slot.room.m.result.is_some().then(|| game_result(&slot.room)),
+                let result = match self.read(&game_id).await {
+                    Ok(room) => room.m.result.is_some().then(|| game_result(&room)),
                     Err(err) => {
                         tracing::error!(tournament = %id, game = %game_id, error = %err, "cannot load a tournament game");
                         None
@@ -527,6 +537,11 @@ impl App {
 pub(crate) async fn driver(app: Arc<App>) {
     let mut shutdown = app.shutdown.clone();
     loop {
+        // In a cluster, only the leader runs the tournaments.
+        tokio::select! {
+            _ = app.until_leader() => {}
+            _ = shutdown.changed() => return,
+        }
         let next = app.tournaments_due().await;
         let sleep = async {
             match next {

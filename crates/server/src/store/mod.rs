@@ -411,6 +411,12 @@ pub trait Store: Send + Sync + 'static {
         let _ = (node, at_ms);
         Box::pin(async { Err(StoreError::ClusterNeedsPostgres) })
     }
+    /// Cluster mode: be (or stay) the cluster's leader, the one node that
+    /// holds challenges, pools and tournaments. True while this store holds
+    /// the leader's lock; asked again each second.
+    fn lead(&self) -> StoreFuture<'_, bool> {
+        Box::pin(async { Err(StoreError::ClusterNeedsPostgres) })
+    }
     /// Cluster mode: take over, for `node`, up to `limit` games that need a
     /// server (clocks, timers, AI seats) and whose owner died or left, or
     /// that no node ever owned.

@@ -41,6 +41,8 @@ use tokio::sync::{mpsc, oneshot};
 const SERVER_LOCK: i64 = 0x7461_6275_6c61;
 /// The transaction advisory lock taken while migrating.
 const MIGRATION_LOCK: i64 = SERVER_LOCK + 1;
+/// The session advisory lock of a cluster's leader.
+const LEADER_LOCK: i64 = SERVER_LOCK + 2;
 
 /// How long a request waits for a connection before the database counts
 /// as unavailable (a 503) rather than slow.
@@ -235,6 +237,10 @@ pub struct PostgresStore {
     database: String,
     pool: PgPool,
     writer: Mutex<Option<mpsc::UnboundedSender<Job>>>,
+    /// Cluster mode: the connection holding [`LEADER_LOCK`] while this
+    /// node leads.
+    leader: tokio::sync::Mutex<Option<PgConnection>>,
+    options: PgConnectOptions,
 }
 
 fn i64_of(v: u64) -> i64 {
@@ -319,9 +325,16 @@ impl PostgresStore {
             .await?;
         let (tx, rx) = mpsc::unbounded_channel();
         // The writer keeps the connection holding the lock (module docs).
-        let writer = Writer { options, database: database.clone(), conn: None, lock: Some(lock), cluster };
+        let writer =
+            Writer { options: options.clone(), database: database.clone(), conn: None, lock: Some(lock), cluster };
         tokio::spawn(writer_loop(writer, rx));
-        Ok(PostgresStore { database, pool, writer: Mutex::new(Some(tx)) })
+        Ok(PostgresStore {
+            database,
+            pool,
+            writer: Mutex::new(Some(tx)),
+            leader: tokio::sync::Mutex::new(None),
+            options,
+        })
     }
 
     /// The database's URL, without its password.
@@ -1378,6 +1391,30 @@ impl Store for PostgresStore {
         })
     }
 
+    fn lead(&self) -> StoreFuture<'_, bool> {
+        Box::pin(async move {
+            let mut held = self.leader.lock().await;
+            if let Some(conn) = held.as_mut() {
+                if sqlx::query("SELECT 1").execute(&mut *conn).await.is_ok() {
+                    return Ok(true);
+                }
+                // PostgreSQL restarted or the connection broke: the lock is gone.
+                *held = None;
+            }
+            let connect = PgConnection::connect_with(&self.options);
+            let mut conn =
+                tokio::time::timeout(ACQUIRE_TIMEOUT, connect).await.map_err(|_| sqlx::Error::PoolTimedOut)??;
+            let got: bool =
+                sqlx::query_scalar("SELECT pg_try_advisory_lock($1)").bind(LEADER_LOCK).fetch_one(&mut conn).await?;
+            if got {
+                *held = Some(conn);
+            } else {
+                let _ = conn.close().await;
+            }
+            Ok(got)
+        })
+    }
+
     fn orphans(&self, node: String, ttl_ms: u64, limit: u32) -> StoreFuture<'_, Vec<Orphan>> {
         Box::pin(async move { Ok(orphans(&self.pool, &node, ttl_ms, limit).await?) })
     }
@@ -1395,6 +1432,10 @@ impl Store for PostgresStore {
                 let _ = rx.await;
             }
             // The writer has released the lock before answering.
+            if let Some(mut conn) = self.leader.lock().await.take() {
+                let _ = sqlx::query("SELECT pg_advisory_unlock($1)").bind(LEADER_LOCK).execute(&mut conn).await;
+                let _ = conn.close().await;
+            }
             self.pool.close().await;
             Ok(())
         })
