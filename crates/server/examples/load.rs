@@ -16,6 +16,11 @@
 //! latency shows; default 0, as fast as possible). The server runs in this
 //! process on a loopback port; each game finished is replaced by a new one.
 //! Needs about 4 file descriptors per game (`ulimit -n`).
+//!
+//! A cluster: --nodes N --nats URL (with a postgres:// --db) runs N nodes in
+//! this process; each game is created on one node and its two bots connect
+//! to the next two, so moves are forwarded and fanned out between nodes as
+//! behind a round-robin balancer.
 
 mod common;
 
@@ -36,11 +41,21 @@ struct Config {
     options: Value,
     db: Option<String>,
     think_ms: (u64, u64),
+    nodes: usize,
+    nats: Option<String>,
 }
 
 fn parse_args() -> Result<Config, String> {
-    let mut c =
-        Config { games: 100, seconds: 20, game: "coldwar".into(), options: json!({}), db: None, think_ms: (0, 0) };
+    let mut c = Config {
+        games: 100,
+        seconds: 20,
+        game: "coldwar".into(),
+        options: json!({}),
+        db: None,
+        think_ms: (0, 0),
+        nodes: 1,
+        nats: None,
+    };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         let mut value = || args.next().ok_or(format!("{a} needs a value"));
@@ -49,6 +64,8 @@ fn parse_args() -> Result<Config, String> {
             "--seconds" => c.seconds = value()?.parse().map_err(|e| format!("--seconds: {e}"))?,
             "--game" => c.game = value()?,
             "--db" => c.db = Some(value()?),
+            "--nodes" => c.nodes = value()?.parse().map_err(|e| format!("--nodes: {e}"))?,
+            "--nats" => c.nats = Some(value()?),
             "--think-ms" => {
                 let v = value()?;
                 let (lo, hi) = v.split_once('-').unwrap_or((&v, &v));
@@ -91,12 +108,14 @@ async fn state_after(ws: &mut Socket, plies: u64) -> Result<Value, String> {
 }
 
 async fn play_one_game(
-    base: &str,
+    bases: &[String],
+    turn: usize,
     cfg: &Config,
     seed: &mut u64,
     stats: &Mutex<Stats>,
     until: Instant,
 ) -> Result<(), String> {
+    let base = &bases[turn % bases.len()];
     let created = http(
         base,
         "POST",
@@ -111,9 +130,9 @@ async fn play_one_game(
         created["tokens"][players[0]].as_str().unwrap_or("").to_string(),
         created["tokens"][players[1]].as_str().unwrap_or("").to_string(),
     ];
-    let url = format!("ws://{base}/api/games/{id}/ws");
     let mut sockets = Vec::new();
-    for _ in 0..2 {
+    for seat in 0..2 {
+        let url = format!("ws://{}/api/games/{id}/ws", bases[(turn + 1 + seat) % bases.len()]);
         let config = tokio_tungstenite::tungstenite::protocol::WebSocketConfig::default().read_buffer_size(8 * 1024);
         let (mut ws, _) =
             tokio_tungstenite::connect_async_with_config(&url, Some(config), true).await.map_err(|e| e.to_string())?;
@@ -187,13 +206,25 @@ fn main() {
             }
         };
         println!("database: {}", db.describe());
-        let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
         // The bots all come from one address: lift the per-client limits.
         let mut config = tabula_server::Config::new(db);
         config.rate = tabula_server::config::RateLimits::unlimited();
         config.net.max_connections_per_client = usize::MAX;
-        let server = tabula_server::start_with(listener, config).await.expect("start the server");
-        let base = server.addr.to_string();
+        let mut servers = Vec::new();
+        for i in 0..cfg.nodes.max(1) {
+            let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
+            let mut config = config.clone();
+            if let Some(nats) = &cfg.nats {
+                let name = format!("load{}", std::process::id());
+                config.cluster = Some(tabula_server::cluster::ClusterConfig::new(nats, &name, &format!("n{i}")));
+            }
+            servers.push(tabula_server::start_with(listener, config).await.expect("start the server"));
+        }
+        if let Some(nats) = &cfg.nats {
+            println!("cluster of {} nodes on NATS {nats}", servers.len());
+        }
+        let bases: Arc<Vec<String>> = Arc::new(servers.iter().map(|s| s.addr.to_string()).collect());
+        let base = bases[0].clone();
         let rss_start = rss_kib();
 
         // Memory held per idle game: create N games, then measure.
@@ -240,11 +271,13 @@ fn main() {
         }
         let mut drivers = Vec::new();
         for i in 0..cfg.games {
-            let (base, cfg, stats) = (base.clone(), cfg.clone(), stats.clone());
+            let (bases, cfg, stats) = (bases.clone(), cfg.clone(), stats.clone());
             drivers.push(tokio::spawn(async move {
                 let mut seed = i as u64 * 7919 + 1;
+                let mut turn = i;
                 while Instant::now() < until {
-                    if let Err(e) = play_one_game(&base, &cfg, &mut seed, &stats, until).await {
+                    turn += 1;
+                    if let Err(e) = play_one_game(&bases, turn, &cfg, &mut seed, &stats, until).await {
                         eprintln!("bot {i}: {e}");
                         stats.lock().unwrap().errors += 1;
                         tokio::time::sleep(Duration::from_millis(200)).await;
@@ -285,14 +318,16 @@ fn main() {
             "peak RSS {} KiB: {:.1} KiB per concurrent game (server and both bots' sockets, {} games in memory)",
             peak,
             peak.saturating_sub(rss_start) as f64 / cfg.games as f64,
-            server.app.loaded_games()
+            servers.iter().map(|s| s.app.loaded_games()).sum::<usize>()
         );
-        let h = server.app.health();
-        println!(
-            "server side (last {} moves): move handled p50 {:.2} ms, p99 {:.2} ms; commit p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms",
-            h.moves.count, h.moves.p50_ms, h.moves.p99_ms, h.commits.p50_ms, h.commits.p99_ms, h.commits.max_ms
-        );
-        server.shutdown().await.expect("shutdown");
+        for server in servers {
+            let h = server.app.health();
+            println!(
+                "server {} (last {} moves): move handled p50 {:.2} ms, p99 {:.2} ms; commit p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms",
+                server.addr, h.moves.count, h.moves.p50_ms, h.moves.p99_ms, h.commits.p50_ms, h.commits.p99_ms, h.commits.max_ms
+            );
+            server.shutdown().await.expect("shutdown");
+        }
         if cfg.db.is_none() {
             let _ = std::fs::remove_file(&temp);
             let _ = std::fs::remove_file(temp.with_extension("sqlite3-wal"));

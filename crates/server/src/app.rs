@@ -1200,13 +1200,13 @@ impl App {
     /// The fence that opens every commit of an owned game.
     fn fence(&self, id: &str, slot: &Slot) -> Option<Write> {
         let c = self.cluster.as_ref()?;
-        Some(Write::Fence { game: id.to_string(), node: c.node.clone(), epoch: slot.epoch?, ttl_ms: c.lease_ms })
+        Some(Write::Fence { game: id.to_string(), node: c.node.clone(), epoch: slot.epoch? })
     }
 
     /// A new game's first lease, written with it.
     fn new_lease(&self, id: &str) -> Option<Write> {
         let c = self.cluster.as_ref()?;
-        Some(Write::NewLease { game: id.to_string(), node: c.node.clone(), ttl_ms: c.lease_ms })
+        Some(Write::NewLease { game: id.to_string(), node: c.node.clone() })
     }
 
     /// The room of a handle, locked; a remote handle's copy is read again
@@ -1268,7 +1268,7 @@ impl App {
         if let Some(h) = self.map().get(id) {
             return Ok(h.clone());
         }
-        match self.store.lease(id.to_string(), c.node.clone(), c.lease_ms, force).await? {
+        match self.store.lease(id.to_string(), c.node.clone(), force).await? {
             LeaseAnswer::Held { node } => Err(RoomError::Elsewhere { node }),
             LeaseAnswer::NoGame => Err(RoomError::NotFound(id.to_string())),
             LeaseAnswer::Granted { epoch, down_since_ms } => self.adopt(id, epoch, down_since_ms).await,
@@ -1305,7 +1305,7 @@ impl App {
         let resumed = down_since_ms.is_some() && !room.status().is_over();
         if let Some(down) = down_since_ms.filter(|_| resumed) {
             room.resume(self.ctx(), down.max(room.updated_at_ms));
-            let fence = Write::Fence { game: id.to_string(), node: c.node.clone(), epoch, ttl_ms: c.lease_ms };
+            let fence = Write::Fence { game: id.to_string(), node: c.node.clone(), epoch };
             self.store.commit(vec![fence, Write::Game(Box::new(room.row()))]).await?;
             tracing::info!(game = %id, epoch, "took over a game whose node stopped");
         }
@@ -1673,8 +1673,9 @@ async fn relay(app: Arc<App>, h: Arc<RoomHandle>, mut sub: Option<async_nats::Su
     }
 }
 
-/// Cluster mode: renew this node's leases every third of the lease time,
-/// and let go of the games another node took meanwhile.
+/// Cluster mode: say this node is alive (which renews all its leases)
+/// every third of the lease time, and let go of the games another node
+/// took meanwhile.
 pub(crate) async fn keep_leases(app: Arc<App>) {
     let Some(c) = app.cluster.clone() else { return };
     let mut shutdown = app.shutdown.clone();
@@ -1719,7 +1720,7 @@ pub(crate) async fn adopt_orphans(app: Arc<App>) {
             _ = every.tick() => {}
             _ = shutdown.changed() => return,
         }
-        let orphans = match app.store.orphans(c.node.clone(), c.lease_ms, 500).await {
+        let orphans = match app.store.orphans(c.node.clone(), 500).await {
             Ok(o) => o,
             Err(e) => {
                 tracing::warn!(error = %e, "cannot look for games to take over");

@@ -18,9 +18,9 @@
 //!   `PREFIX.game.ID`; a node with watchers of a game it does not own
 //!   relays that subject to them, and reloads the game from the database
 //!   when NATS comes back, so they catch up on what they missed.
-//! - **Failover.** Each node renews its leases every third of the lease
-//!   time; a node that stops renewing loses its games when the lease
-//!   expires, and every other node looks each second for such games that
+//! - **Failover.** Each node says it is alive (one row of its own) every
+//!   third of the lease time; a node that stops loses its games when that
+//!   lapses, and every other node looks each second for such games that
 //!   need a server (clocks, timers, AI seats) and takes them over, not
 //!   charging the gap to any clock.
 

@@ -116,6 +116,14 @@ pub async fn start_with(listener: TcpListener, config: Config) -> Result<Running
         None => None,
     };
     let store: Arc<dyn Store> = store::open_for(&config.db, cluster.is_some()).await?;
+    if let Some(c) = &cluster {
+        // Alive before the first game is leased here: the leases of a node
+        // that never said so count as a dead node's.
+        if let Err(e) = store.node_alive(c.node.clone(), config.time.now_ms(), c.lease_ms).await {
+            let _ = store.close().await;
+            return Err(e.into());
+        }
+    }
     let max_connections = match config.net.max_connections {
         0 => default_max_connections(),
         n => n,

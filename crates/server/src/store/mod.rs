@@ -162,8 +162,7 @@ pub enum Write {
     Tournament(TournamentWrite),
     /// Cluster mode: the rest of this commit is written only if `node`
     /// still holds the lease of `game` at `epoch` (else the commit fails
-    /// with [`StoreError::LeaseLost`]); the lease is renewed for `ttl_ms`.
-    /// Placed first in a commit.
+    /// with [`StoreError::LeaseLost`]). Placed first in a commit.
     Fence {
         /// The game.
         game: String,
@@ -171,8 +170,6 @@ pub enum Write {
         node: String,
         /// The epoch it owns it at.
         epoch: i64,
-        /// How long the renewed lease lasts.
-        ttl_ms: u64,
     },
     /// Cluster mode: a new game's first lease (epoch 1), for `node`.
     NewLease {
@@ -180,8 +177,6 @@ pub enum Write {
         game: String,
         /// Its first owner.
         node: String,
-        /// How long the lease lasts.
-        ttl_ms: u64,
     },
 }
 
@@ -332,11 +327,7 @@ impl StoreError {
     /// Cluster mode: the commit was fenced off, because another node took
     /// the game over.
     pub fn is_lease_lost(&self) -> bool {
-        match self {
-            StoreError::LeaseLost { .. } => true,
-            StoreError::Postgres(sqlx::Error::Database(e)) => e.code().as_deref() == Some(postgres::LEASE_LOST),
-            _ => false,
-        }
+        matches!(self, StoreError::LeaseLost { .. })
     }
 
     /// The database cannot be reached right now (a lost connection, a
@@ -384,13 +375,13 @@ pub trait Store: Send + Sync + 'static {
     /// Answer a question about tournaments.
     fn tournaments(&self, query: TournamentQuery) -> StoreFuture<'_, TournamentAnswer>;
 
-    /// Cluster mode: ask for game `game`'s lease for `node`, for `ttl_ms`.
-    /// Granted when nobody holds it, when its holder let it go or died
-    /// (the lease expired), when `node` holds it already, or when `force`
-    /// (taking it from a live node that cannot be reached: its next commit
-    /// is fenced off).
-    fn lease(&self, game: String, node: String, ttl_ms: u64, force: bool) -> StoreFuture<'_, LeaseAnswer> {
-        let _ = (game, node, ttl_ms, force);
+    /// Cluster mode: ask for game `game`'s lease for `node`. Granted when
+    /// nobody holds it, when its holder let it go or died (stopped saying
+    /// it is alive, see [`Store::node_alive`]), when `node` holds it
+    /// already, or when `force` (taking it from a live node that cannot be
+    /// reached: its next commit is fenced off).
+    fn lease(&self, game: String, node: String, force: bool) -> StoreFuture<'_, LeaseAnswer> {
+        let _ = (game, node, force);
         Box::pin(async { Err(StoreError::ClusterNeedsPostgres) })
     }
     /// Cluster mode: `node` lets game `game` go (it left memory); nobody
@@ -399,8 +390,9 @@ pub trait Store: Send + Sync + 'static {
         let _ = (game, node, epoch);
         Box::pin(async { Err(StoreError::ClusterNeedsPostgres) })
     }
-    /// Cluster mode: `node` is alive at `at_ms` (game time): every lease it
-    /// holds is renewed for `ttl_ms`. Returns the games it still holds.
+    /// Cluster mode: `node` is alive at `at_ms` (game time), and every
+    /// lease it holds lasts `ttl_ms` more (one row per node, not per game).
+    /// Returns the games it still holds, with their epochs.
     fn node_alive(&self, node: String, at_ms: u64, ttl_ms: u64) -> StoreFuture<'_, Vec<(String, i64)>> {
         let _ = (node, at_ms, ttl_ms);
         Box::pin(async { Err(StoreError::ClusterNeedsPostgres) })
@@ -420,8 +412,8 @@ pub trait Store: Send + Sync + 'static {
     /// Cluster mode: take over, for `node`, up to `limit` games that need a
     /// server (clocks, timers, AI seats) and whose owner died or left, or
     /// that no node ever owned.
-    fn orphans(&self, node: String, ttl_ms: u64, limit: u32) -> StoreFuture<'_, Vec<Orphan>> {
-        let _ = (node, ttl_ms, limit);
+    fn orphans(&self, node: String, limit: u32) -> StoreFuture<'_, Vec<Orphan>> {
+        let _ = (node, limit);
         Box::pin(async { Err(StoreError::ClusterNeedsPostgres) })
     }
 }

@@ -8,13 +8,13 @@
 //!   its own savepoint, so the one that fails is rolled back alone; if the
 //!   transaction itself cannot commit, each commit is retried alone, so
 //!   one game's failure never fails another's.
-//! - **One server per database**, for now: the server holds a session
-//!   advisory lock, and a second server is refused at start. The lock lives
-//!   on a connection of its own, so it is lost when PostgreSQL restarts:
-//!   whenever the writer reconnects, it first checks the lock and takes it
-//!   again, and if another server has taken it meanwhile, this one writes
-//!   nothing more. (Sharing one database between nodes needs the per-game
-//!   leases of issue 17.)
+//! - **One server per database**, or the nodes of one cluster: the server
+//!   holds a session advisory lock (shared by the nodes of a cluster), and
+//!   any other server is refused at start. The lock lives on a connection
+//!   of its own, so it is lost when PostgreSQL restarts: whenever the writer
+//!   reconnects, it first checks the lock and takes it again, and if another
+//!   server has taken it meanwhile, this one writes nothing more. The nodes
+//!   of a cluster share the games through leases (`SCHEMA_V5`).
 //! - **Versioned migrations**, the same four versions as SQLite's, each in
 //!   one transaction, under a transaction advisory lock so that servers
 //!   started together migrate once.
@@ -175,36 +175,27 @@ CREATE TABLE tournament_games (
 
 /// Cluster mode (several nodes on one database): each game a node holds in
 /// memory is leased to it, with an epoch that grows at every change of
-/// owner. `expires_at` is PostgreSQL's clock, so nodes' clocks never
-/// matter; `-infinity` marks a lease let go (nobody needs to take it over).
-/// `tabula_fence` guards every commit of a node's game: it renews the lease
-/// if the node still holds it at its epoch, and fails the commit otherwise.
+/// owner. A lease lasts while its node is alive: the node renews its one
+/// row in `cluster_nodes` (`expires_at`, PostgreSQL's clock, so nodes'
+/// clocks never matter), never the rows of its games. `released` marks a
+/// lease let go (nobody needs to take the game over). Every commit of a
+/// node's game is fenced (`held_fences`): its lease's row is share-locked if
+/// the node still holds it at its epoch (so a takeover waits for the
+/// commit), and the commit fails otherwise.
 const SCHEMA_V5: &str = "
+CREATE TABLE cluster_nodes (
+    node TEXT PRIMARY KEY,
+    alive_ms BIGINT NOT NULL,
+    expires_at TIMESTAMPTZ NOT NULL
+);
 CREATE TABLE game_leases (
     game_id TEXT PRIMARY KEY,
     node TEXT NOT NULL,
     epoch BIGINT NOT NULL,
-    expires_at TIMESTAMPTZ NOT NULL
+    released BOOLEAN NOT NULL DEFAULT false
 );
-CREATE INDEX game_leases_by_node ON game_leases(node);
-CREATE INDEX game_leases_by_expiry ON game_leases(expires_at);
-CREATE TABLE cluster_nodes (
-    node TEXT PRIMARY KEY,
-    alive_ms BIGINT NOT NULL,
-    seen_at TIMESTAMPTZ NOT NULL
-);
-CREATE FUNCTION tabula_fence(g TEXT, n TEXT, e BIGINT, ttl_ms BIGINT) RETURNS void AS $$
-BEGIN
-    UPDATE game_leases SET expires_at = clock_timestamp() + ttl_ms * interval '1 millisecond'
-     WHERE game_id = g AND node = n AND epoch = e;
-    IF NOT FOUND THEN
-        RAISE EXCEPTION 'game % is no longer leased to node % at epoch %', g, n, e USING ERRCODE = 'TB001';
-    END IF;
-END $$ LANGUAGE plpgsql;
+CREATE INDEX game_leases_by_node ON game_leases(node) WHERE NOT released;
 ";
-
-/// The SQLSTATE `tabula_fence` raises.
-pub(super) const LEASE_LOST: &str = "TB001";
 
 /// Migrations: index i brings the schema to version i+1, as SQLite's do
 /// (version 5, the cluster's leases, exists only here).
@@ -525,8 +516,14 @@ async fn run_batch(
     savepoints: bool,
 ) -> Result<Option<Vec<Result<(), StoreError>>>, sqlx::Error> {
     let mut tx = c.begin().await?;
+    let held = held_fences(&mut tx, batch).await?;
     let mut outcomes = Vec::with_capacity(batch.len());
     for job in batch {
+        if let Some(game) = lost_fence(job, &held) {
+            // Another node took the game over: nothing of this job is written.
+            outcomes.push(Err(StoreError::LeaseLost { game }));
+            continue;
+        }
         let applied = if savepoints {
             let mut sp = tx.begin().await?;
             let applied = apply_job(&mut sp, job).await;
@@ -551,6 +548,54 @@ async fn run_batch(
     }
     tx.commit().await?;
     Ok(Some(outcomes))
+}
+
+/// Cluster mode: the fences of the batch (see [`Write::Fence`]) whose node
+/// still holds the game at the epoch, checked in one statement that
+/// share-locks their leases until the batch commits, so a takeover waits
+/// for it and then sees its moves.
+async fn held_fences(
+    c: &mut PgConnection,
+    batch: &[Job],
+) -> Result<std::collections::HashSet<(String, String, i64)>, sqlx::Error> {
+    let (mut games, mut nodes, mut epochs) = (Vec::new(), Vec::new(), Vec::new());
+    for job in batch {
+        if let Job::Commit(writes, _) = job {
+            for w in writes {
+                if let Write::Fence { game, node, epoch } = w {
+                    games.push(game.clone());
+                    nodes.push(node.clone());
+                    epochs.push(*epoch);
+                }
+            }
+        }
+    }
+    if games.is_empty() {
+        return Ok(Default::default());
+    }
+    let rows: Vec<(String, String, i64)> = sqlx::query_as(
+        "SELECT l.game_id, l.node, l.epoch FROM game_leases l
+         JOIN unnest($1::text[], $2::text[], $3::bigint[]) AS f(game_id, node, epoch)
+           ON l.game_id = f.game_id AND l.node = f.node AND l.epoch = f.epoch
+         WHERE NOT l.released ORDER BY l.game_id FOR SHARE OF l",
+    )
+    .bind(games)
+    .bind(nodes)
+    .bind(epochs)
+    .fetch_all(&mut *c)
+    .await?;
+    Ok(rows.into_iter().collect())
+}
+
+/// The game of a fence of `job` that is not held any more.
+fn lost_fence(job: &Job, held: &std::collections::HashSet<(String, String, i64)>) -> Option<String> {
+    let Job::Commit(writes, _) = job else { return None };
+    writes.iter().find_map(|w| match w {
+        Write::Fence { game, node, epoch } if !held.contains(&(game.clone(), node.clone(), *epoch)) => {
+            Some(game.clone())
+        }
+        _ => None,
+    })
 }
 
 async fn apply_job(c: &mut PgConnection, job: &Job) -> Result<(), sqlx::Error> {
@@ -638,25 +683,14 @@ async fn apply(c: &mut PgConnection, w: &Write) -> Result<(), sqlx::Error> {
         }
         Write::Account(a) => apply_account(c, a).await?,
         Write::Tournament(t) => apply_tournament(c, t).await?,
-        Write::Fence { game, node, epoch, ttl_ms } => {
-            sqlx::query("SELECT tabula_fence($1, $2, $3, $4)")
+        // Checked for the whole batch first (`held_fences`).
+        Write::Fence { .. } => {}
+        Write::NewLease { game, node } => {
+            sqlx::query("INSERT INTO game_leases (game_id, node, epoch) VALUES ($1, $2, 1)")
                 .bind(game)
                 .bind(node)
-                .bind(epoch)
-                .bind(i64_of(*ttl_ms))
                 .execute(&mut *c)
                 .await?;
-        }
-        Write::NewLease { game, node, ttl_ms } => {
-            sqlx::query(
-                "INSERT INTO game_leases (game_id, node, epoch, expires_at)
-                 VALUES ($1, $2, 1, clock_timestamp() + $3 * interval '1 millisecond')",
-            )
-            .bind(game)
-            .bind(node)
-            .bind(i64_of(*ttl_ms))
-            .execute(&mut *c)
-            .await?;
         }
     }
     Ok(())
@@ -923,10 +957,10 @@ fn row_to_tournament(r: &PgRow) -> Result<TournamentRow, sqlx::Error> {
 
 /// Ask for a game's lease (see [`Store::lease`]): one transaction that locks
 /// the lease's row, so two nodes asking at once get one answer each.
-async fn lease(pool: &PgPool, game: &str, node: &str, ttl_ms: u64, force: bool) -> Result<LeaseAnswer, sqlx::Error> {
+async fn lease(pool: &PgPool, game: &str, node: &str, force: bool) -> Result<LeaseAnswer, sqlx::Error> {
     let mut tx = pool.begin().await?;
     let current: Option<(String, bool, bool, Option<i64>)> = sqlx::query_as(
-        "SELECT l.node, l.expires_at < clock_timestamp(), l.expires_at = '-infinity', n.alive_ms
+        "SELECT l.node, l.released, n.expires_at IS NULL OR n.expires_at < clock_timestamp(), n.alive_ms
          FROM game_leases l LEFT JOIN cluster_nodes n ON n.node = l.node
          WHERE l.game_id = $1 FOR UPDATE OF l",
     )
@@ -936,14 +970,12 @@ async fn lease(pool: &PgPool, game: &str, node: &str, ttl_ms: u64, force: bool) 
     let answer = match current {
         None => {
             let epoch: Option<i64> = sqlx::query_scalar(
-                "INSERT INTO game_leases (game_id, node, epoch, expires_at)
-                 SELECT $1, $2, 1, clock_timestamp() + $3 * interval '1 millisecond'
-                 WHERE EXISTS (SELECT 1 FROM games WHERE id = $1)
+                "INSERT INTO game_leases (game_id, node, epoch)
+                 SELECT $1, $2, 1 WHERE EXISTS (SELECT 1 FROM games WHERE id = $1)
                  ON CONFLICT (game_id) DO NOTHING RETURNING epoch",
             )
             .bind(game)
             .bind(node)
-            .bind(i64_of(ttl_ms))
             .fetch_optional(&mut *tx)
             .await?;
             match epoch {
@@ -961,15 +993,13 @@ async fn lease(pool: &PgPool, game: &str, node: &str, ttl_ms: u64, force: bool) 
                 }
             }
         }
-        Some((holder, expired, released, alive_ms)) if expired || force || holder == node => {
+        Some((holder, released, dead, alive_ms)) if released || dead || force || holder == node => {
             let epoch: i64 = sqlx::query_scalar(
-                "UPDATE game_leases SET node = $2, epoch = epoch + 1,
-                     expires_at = clock_timestamp() + $3 * interval '1 millisecond'
+                "UPDATE game_leases SET node = $2, epoch = epoch + 1, released = false
                  WHERE game_id = $1 RETURNING epoch",
             )
             .bind(game)
             .bind(node)
-            .bind(i64_of(ttl_ms))
             .fetch_one(&mut *tx)
             .await?;
             // A node that died (or was overruled) may have left a clock
@@ -985,23 +1015,21 @@ async fn lease(pool: &PgPool, game: &str, node: &str, ttl_ms: u64, force: bool) 
 
 /// Take over games that need a server and have no live owner (see
 /// [`Store::orphans`]).
-async fn orphans(pool: &PgPool, node: &str, ttl_ms: u64, limit: u32) -> Result<Vec<Orphan>, sqlx::Error> {
-    // Leases of nodes that died or left (expired, not let go).
+async fn orphans(pool: &PgPool, node: &str, limit: u32) -> Result<Vec<Orphan>, sqlx::Error> {
+    // Leases of nodes that died or left (not let go).
     let rows: Vec<(String, i64, Option<i64>)> = sqlx::query_as(
         "WITH dead AS (
              SELECT l.game_id, n.alive_ms FROM game_leases l
              JOIN games g ON g.id = l.game_id
              LEFT JOIN cluster_nodes n ON n.node = l.node
-             WHERE g.resume AND g.status IN ('waiting', 'live')
-               AND l.expires_at < clock_timestamp() AND l.expires_at <> '-infinity'
-             LIMIT $3 FOR UPDATE OF l SKIP LOCKED)
-         UPDATE game_leases l SET node = $1, epoch = l.epoch + 1,
-             expires_at = clock_timestamp() + $2 * interval '1 millisecond'
+             WHERE g.resume AND g.status IN ('waiting', 'live') AND NOT l.released
+               AND (n.expires_at IS NULL OR n.expires_at < clock_timestamp())
+             LIMIT $2 FOR UPDATE OF l SKIP LOCKED)
+         UPDATE game_leases l SET node = $1, epoch = l.epoch + 1
          FROM dead WHERE l.game_id = dead.game_id
          RETURNING l.game_id, l.epoch, dead.alive_ms",
     )
     .bind(node)
-    .bind(i64_of(ttl_ms))
     .bind(limit as i64)
     .fetch_all(pool)
     .await?;
@@ -1013,15 +1041,14 @@ async fn orphans(pool: &PgPool, node: &str, ttl_ms: u64, limit: u32) -> Result<V
     let left = (limit as usize).saturating_sub(taken.len());
     if left > 0 {
         let fresh: Vec<String> = sqlx::query_scalar(
-            "INSERT INTO game_leases (game_id, node, epoch, expires_at)
-             SELECT g.id, $1, 1, clock_timestamp() + $2 * interval '1 millisecond' FROM games g
+            "INSERT INTO game_leases (game_id, node, epoch)
+             SELECT g.id, $1, 1 FROM games g
              WHERE g.resume AND g.status IN ('waiting', 'live')
                AND NOT EXISTS (SELECT 1 FROM game_leases l WHERE l.game_id = g.id)
-             LIMIT $3
+             LIMIT $2
              ON CONFLICT (game_id) DO NOTHING RETURNING game_id",
         )
         .bind(node)
-        .bind(i64_of(ttl_ms))
         .bind(left as i64)
         .fetch_all(pool)
         .await?;
@@ -1326,20 +1353,18 @@ impl Store for PostgresStore {
         Box::pin(async move { Ok(tournament_query(&self.pool, query).await?) })
     }
 
-    fn lease(&self, game: String, node: String, ttl_ms: u64, force: bool) -> StoreFuture<'_, LeaseAnswer> {
-        Box::pin(async move { Ok(lease(&self.pool, &game, &node, ttl_ms, force).await?) })
+    fn lease(&self, game: String, node: String, force: bool) -> StoreFuture<'_, LeaseAnswer> {
+        Box::pin(async move { Ok(lease(&self.pool, &game, &node, force).await?) })
     }
 
     fn release(&self, game: String, node: String, epoch: i64) -> StoreFuture<'_, ()> {
         Box::pin(async move {
-            sqlx::query(
-                "UPDATE game_leases SET expires_at = '-infinity' WHERE game_id = $1 AND node = $2 AND epoch = $3",
-            )
-            .bind(game)
-            .bind(node)
-            .bind(epoch)
-            .execute(&self.pool)
-            .await?;
+            sqlx::query("UPDATE game_leases SET released = true WHERE game_id = $1 AND node = $2 AND epoch = $3")
+                .bind(game)
+                .bind(node)
+                .bind(epoch)
+                .execute(&self.pool)
+                .await?;
             Ok(())
         })
     }
@@ -1348,45 +1373,38 @@ impl Store for PostgresStore {
         Box::pin(async move {
             let mut tx = self.pool.begin().await?;
             sqlx::query(
-                "INSERT INTO cluster_nodes (node, alive_ms, seen_at) VALUES ($1, $2, clock_timestamp())
-                 ON CONFLICT (node) DO UPDATE SET alive_ms = $2, seen_at = clock_timestamp()",
+                "INSERT INTO cluster_nodes (node, alive_ms, expires_at)
+                 VALUES ($1, $2, clock_timestamp() + $3 * interval '1 millisecond')
+                 ON CONFLICT (node) DO UPDATE SET alive_ms = $2, expires_at = clock_timestamp() + $3 * interval '1 millisecond'",
             )
             .bind(&node)
             .bind(i64_of(at_ms))
-            .execute(&mut *tx)
-            .await?;
-            let held: Vec<(String, i64)> = sqlx::query_as(
-                "UPDATE game_leases SET expires_at = clock_timestamp() + $2 * interval '1 millisecond'
-                 WHERE node = $1 AND expires_at <> '-infinity' RETURNING game_id, epoch",
-            )
-            .bind(&node)
             .bind(i64_of(ttl_ms))
-            .fetch_all(&mut *tx)
+            .execute(&mut *tx)
             .await?;
             // The restart downtime of a server alone on the database, kept
             // up to date by the cluster too.
             heartbeat(&mut *tx, at_ms).await?;
             tx.commit().await?;
+            let held: Vec<(String, i64)> =
+                sqlx::query_as("SELECT game_id, epoch FROM game_leases WHERE node = $1 AND NOT released")
+                    .bind(&node)
+                    .fetch_all(&self.pool)
+                    .await?;
             Ok(held)
         })
     }
 
     fn node_leaving(&self, node: String, at_ms: u64) -> StoreFuture<'_, ()> {
         Box::pin(async move {
-            let mut tx = self.pool.begin().await?;
-            sqlx::query("UPDATE cluster_nodes SET alive_ms = $2, seen_at = clock_timestamp() WHERE node = $1")
-                .bind(&node)
-                .bind(i64_of(at_ms))
-                .execute(&mut *tx)
-                .await?;
             sqlx::query(
-                "UPDATE game_leases SET expires_at = clock_timestamp() - interval '1 millisecond'
-                 WHERE node = $1 AND expires_at <> '-infinity'",
+                "UPDATE cluster_nodes SET alive_ms = $2, expires_at = clock_timestamp() - interval '1 millisecond'
+                 WHERE node = $1",
             )
             .bind(&node)
-            .execute(&mut *tx)
+            .bind(i64_of(at_ms))
+            .execute(&self.pool)
             .await?;
-            tx.commit().await?;
             Ok(())
         })
     }
@@ -1415,8 +1433,8 @@ impl Store for PostgresStore {
         })
     }
 
-    fn orphans(&self, node: String, ttl_ms: u64, limit: u32) -> StoreFuture<'_, Vec<Orphan>> {
-        Box::pin(async move { Ok(orphans(&self.pool, &node, ttl_ms, limit).await?) })
+    fn orphans(&self, node: String, limit: u32) -> StoreFuture<'_, Vec<Orphan>> {
+        Box::pin(async move { Ok(orphans(&self.pool, &node, limit).await?) })
     }
 
     fn close(&self) -> StoreFuture<'_, ()> {
@@ -1500,6 +1518,54 @@ mod tests {
             assert_eq!(now as usize, MIGRATIONS.len());
             store.close().await.unwrap();
         }
+    }
+
+    #[tokio::test]
+    async fn leases_are_granted_once_fence_off_a_stale_owner_and_pass_to_a_dead_nodes_heir() {
+        let Some(url) = fresh("leases").await else { return };
+        let store = PostgresStore::open(&url, true).await.unwrap();
+        let mut c = PgConnection::connect(&url).await.unwrap();
+        c.execute(
+            "INSERT INTO games (id, game, options, time_control, seats, status, plies, clock, seed, created_at_ms, updated_at_ms, resume)
+             VALUES ('g', 'coldwar', '[]', '{\"kind\":\"none\"}', '[]', 'live', 0, '{}', 1, 1, 2, true)",
+        )
+        .await
+        .unwrap();
+        store.node_alive("a".into(), 1_000, 60_000).await.unwrap();
+        store.node_alive("b".into(), 1_000, 60_000).await.unwrap();
+        let lease = |node: &str, force| store.lease("g".into(), node.into(), force);
+        assert_eq!(lease("a", false).await.unwrap(), LeaseAnswer::Granted { epoch: 1, down_since_ms: None });
+        assert_eq!(lease("b", false).await.unwrap(), LeaseAnswer::Held { node: "a".into() });
+        assert_eq!(store.lease("nope".into(), "b".into(), false).await.unwrap(), LeaseAnswer::NoGame);
+        let fenced = |node: &str, epoch| {
+            vec![
+                Write::Fence { game: "g".into(), node: node.into(), epoch },
+                Write::Move(MoveRow {
+                    game_id: "g".into(),
+                    ply: 1,
+                    text: "b2".into(),
+                    display: None,
+                    at_ms: 5,
+                    clocks: None,
+                    score: None,
+                }),
+            ]
+        };
+        // b takes it by force (NATS down): a's next commit is refused, b's is written.
+        assert_eq!(lease("b", true).await.unwrap(), LeaseAnswer::Granted { epoch: 2, down_since_ms: Some(1_000) });
+        assert!(store.commit(fenced("a", 1)).await.unwrap_err().is_lease_lost());
+        store.commit(fenced("b", 2)).await.unwrap();
+        assert_eq!(store.node_alive("b".into(), 2_000, 60_000).await.unwrap(), vec![("g".to_string(), 2)]);
+        assert!(store.node_alive("a".into(), 2_000, 60_000).await.unwrap().is_empty());
+        // b dies (its lease lapses): a live node inherits the game, told since when b was down.
+        store.node_alive("b".into(), 3_000, 1).await.unwrap();
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        let orphans = store.orphans("a".into(), 10).await.unwrap();
+        assert_eq!(orphans, vec![Orphan { game: "g".into(), epoch: 3, down_since_ms: Some(3_000) }]);
+        // Let go, it is anyone's without a gap to make up.
+        store.release("g".into(), "a".into(), 3).await.unwrap();
+        assert_eq!(lease("b", false).await.unwrap(), LeaseAnswer::Granted { epoch: 4, down_since_ms: None });
+        store.close().await.unwrap();
     }
 
     #[tokio::test]
