@@ -103,8 +103,9 @@ fn leader_routes(app: AppState) -> Router<AppState> {
 }
 
 /// Marks a request another node forwarded to the leader, so it is never
-/// forwarded again.
-const FORWARDED: &str = "x-tabula-forwarded";
+/// forwarded again (an extension: no client can set it).
+#[derive(Clone, Copy)]
+struct ForwardedToLeader;
 
 /// On a node of a cluster that does not lead, send the request to the
 /// leader over NATS and give its answer back.
@@ -114,7 +115,7 @@ async fn to_leader(
     next: axum::middleware::Next,
 ) -> Response {
     let Some(cluster) = app.cluster.clone() else { return next.run(request).await };
-    if app.is_leader() || request.headers().contains_key(FORWARDED) {
+    if app.is_leader() || request.extensions().get::<ForwardedToLeader>().is_some() {
         return next.run(request).await;
     }
     let client = request.extensions().get::<ClientAddr>().map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |c| c.0);
@@ -198,7 +199,7 @@ pub(crate) async fn serve_forwarded(router: Router, payload: &[u8], limit: usize
             request.headers_mut().append(k, v);
         }
     }
-    request.headers_mut().insert(FORWARDED, header::HeaderValue::from_static("1"));
+    request.extensions_mut().insert(ForwardedToLeader);
     request.extensions_mut().insert(ClientAddr(forwarded.client));
     let response = match router.oneshot(request).await {
         Ok(r) => r,
