@@ -10,8 +10,8 @@
 
 mod common;
 
+use common::request;
 use serde_json::{json, Value};
-use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -19,22 +19,10 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// Lease of the test's nodes: a dead node's games are taken over within it.
-const LEASE_SECONDS: &str = "1.5";
-
-fn request(addr: &str, method: &str, path: &str, body: &Value) -> Option<(u16, Value)> {
-    let mut s = TcpStream::connect(addr).ok()?;
-    s.set_read_timeout(Some(Duration::from_secs(20))).ok()?;
-    let body = body.to_string();
-    let req = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
-        body.len()
-    );
-    s.write_all(req.as_bytes()).ok()?;
-    let mut raw = String::new();
-    s.read_to_string(&mut raw).ok()?;
-    let (head, body) = raw.split_once("\r\n\r\n")?;
-    let status = head.split_whitespace().nth(1)?.parse().ok()?;
-    Some((status, serde_json::from_str(body).ok()?))
+/// `TABULA_TEST_LEASE_SECONDS` sets another, to measure the failover time
+/// with it (the server's default is 3).
+fn lease_seconds() -> String {
+    std::env::var("TABULA_TEST_LEASE_SECONDS").unwrap_or_else(|_| "1.5".into())
 }
 
 fn free_port() -> u16 {
@@ -57,22 +45,12 @@ struct Cluster {
 
 impl Cluster {
     fn spawn(&self, i: usize) -> (Child, String) {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_tabula"))
-            .args(["serve", "--addr", "127.0.0.1:0", "--db", &self.db, "--nats", &self.nats])
-            .args(["--node-id", &format!("n{i}"), "--lease-seconds", LEASE_SECONDS])
-            .env("TABULA_LOG", "warn")
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start tabula serve");
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
-        let addr = line
-            .trim()
-            .strip_prefix("listening on http://")
-            .unwrap_or_else(|| panic!("node {i} did not start: {line:?}"))
-            .to_string();
-        (child, addr)
+        let node = format!("n{i}");
+        let lease = lease_seconds();
+        let args = ["--addr", "127.0.0.1:0", "--db", &self.db, "--nats", &self.nats];
+        let args = args.into_iter().chain(["--node-id", &node, "--lease-seconds", &lease]);
+        let args: Vec<&std::ffi::OsStr> = args.map(|a| a.as_ref()).collect();
+        common::serve_args(&args)
     }
 
     fn addrs(&self) -> Vec<String> {
