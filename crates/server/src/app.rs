@@ -9,6 +9,7 @@
 //! back on the next request; forgotten games expire.
 
 use crate::ai::AiPool;
+use crate::cluster::{Cluster, Topic};
 use crate::config::Config;
 use crate::limits::Limits;
 use crate::net::ConnectionSlots;
@@ -251,6 +252,10 @@ pub struct Health {
     /// Cluster mode: games owned elsewhere that have watchers here.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub games_relayed: Option<usize>,
+    /// Cluster mode: this node leads (holds challenges, pools and
+    /// tournaments).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub leader: Option<bool>,
 }
 
 /// Percentiles of the recent samples of a [`LatencyWindow`], in ms.
@@ -497,6 +502,28 @@ impl App {
             .insert(id.to_string(), (tid.to_string(), number));
     }
 
+    /// Forget that game `id` is a tournament's (a node that does not lead
+    /// saw it end).
+    fn unlink_game(&self, id: &str) {
+        self.tournament_games.lock().unwrap_or_else(|p| p.into_inner()).remove(id);
+    }
+
+    /// Cluster mode, on a node that does not lead: remember whether game
+    /// `id`, taken over here, is a tournament's, so that it cannot be
+    /// aborted or rematched here either.
+    async fn link_if_tournament(&self, id: &str) {
+        use crate::store::{TournamentAnswer, TournamentQuery};
+        match self.store.tournaments(TournamentQuery::OfGame(id.to_string())).await {
+            Ok(TournamentAnswer::Games(links)) => {
+                for l in links {
+                    self.link_tournament_game(&l.game_id, &l.tournament_id, l.tid_game);
+                }
+            }
+            Ok(_) => {}
+            Err(e) => tracing::warn!(game = %id, error = %e, "cannot tell whether a game is a tournament's"),
+        }
+    }
+
     /// Forget the game links of a finished tournament.
     pub(crate) fn unlink_tournament(&self, tid: &str) {
         self.tournament_games.lock().unwrap_or_else(|p| p.into_inner()).retain(|_, (t, _)| t != tid);
@@ -528,6 +555,7 @@ impl App {
             node: self.cluster.as_ref().map(|c| c.node.clone()),
             nats_connected: self.cluster.as_ref().map(|c| c.is_connected()),
             games_relayed: self.cluster.as_ref().map(|_| self.remote.lock().unwrap_or_else(|p| p.into_inner()).len()),
+            leader: self.cluster.as_ref().map(|_| self.is_leader()),
         }
     }
 
@@ -591,7 +619,17 @@ impl App {
                 return Ok(RoomRead::Held(slot));
             }
         }
-        Ok(RoomRead::Copy(Box::new(self.load_copy(id).await?)))
+        let mut copy = self.load_copy(id).await?;
+        // Who is connected is known only to the owner of a live game.
+        if let (Some(c), false) = (&self.cluster, copy.status().is_over()) {
+            let owner = self.store.holder(id.to_string()).await.ok().flatten().filter(|o| *o != c.node);
+            if let Some(owner) = owner {
+                if let Some(answer) = c.ask(&owner, id, None).await {
+                    copy.away_since = answer.away_since;
+                }
+            }
+        }
+        Ok(RoomRead::Copy(Box::new(copy)))
     }
 
     async fn load_copy(&self, id: &str) -> Result<Room, RoomError> {
@@ -694,14 +732,22 @@ impl App {
         *h.latest.lock().unwrap_or_else(|p| p.into_inner()) = Some(msg.clone());
         self.publish(h, msg);
         if !was_over && slot.room.m.result.is_some() {
-            if let Some((tid, number)) = self.tournament_of(&h.id) {
-                let result = crate::tournaments::game_result(&slot.room);
-                let app = self.clone();
-                tokio::spawn(async move { app.tournament_game_over(&tid, number, result).await });
-            } else if let Some(c) = &self.cluster {
-                // Perhaps a tournament's game, owned here since its first
-                // node went: the leader knows.
-                c.publish_finished(&h.id);
+            match self.tournament_of(&h.id) {
+                Some((tid, number)) if self.is_leader() => {
+                    let result = crate::tournaments::game_result(&slot.room);
+                    let app = self.clone();
+                    tokio::spawn(async move { app.tournament_game_over(&tid, number, result).await });
+                }
+                link => {
+                    if link.is_some() {
+                        self.unlink_game(&h.id);
+                    }
+                    // Perhaps a tournament's game, owned here since its
+                    // first node went: the leader knows.
+                    if let Some(c) = &self.cluster {
+                        c.publish_finished(&h.id);
+                    }
+                }
             }
             for user in slot.room.seats.iter().filter_map(|s| s.user_id) {
                 self.notify(
@@ -771,6 +817,11 @@ impl App {
         actor: Actor,
         command: Command,
     ) -> Result<(Outcome, Value), RoomError> {
+        let started = std::time::Instant::now();
+        let is_move = matches!(command, Command::Move { .. });
+        let (h, mut slot) = self.lock(id).await?;
+        // Asked once the game is here: a node that just took a tournament's
+        // game over learns it is one as it loads it.
         if self.tournament_of(id).is_some() {
             match command {
                 Command::Abort => return Err(RoomError::TournamentGame("aborted")),
@@ -778,9 +829,6 @@ impl App {
                 _ => {}
             }
         }
-        let started = std::time::Instant::now();
-        let is_move = matches!(command, Command::Move { .. });
-        let (h, mut slot) = self.lock(id).await?;
         let (result, game) = self
             .mutate(&h, &mut slot, |room, ctx| {
                 let result = room.apply(ctx, &actor, command);
@@ -1141,9 +1189,9 @@ impl App {
         slot.seat_sockets[i] = if open { before + 1 } else { before.saturating_sub(1) };
         if h.is_remote() {
             // The owner counts presence: tell it.
-            if let Some(c) = &self.cluster {
-                c.publish_presence(&h.id, slot.seat_sockets);
-            }
+            let sockets = slot.seat_sockets;
+            drop(slot);
+            self.tell_owner(h, sockets).await;
             return;
         }
         let elsewhere = slot.remote_connected(i);
@@ -1309,6 +1357,9 @@ impl App {
             self.store.commit(vec![fence, Write::Game(Box::new(room.row()))]).await?;
             tracing::info!(game = %id, epoch, "took over a game whose node stopped");
         }
+        if !room.status().is_over() && !self.is_leader() {
+            self.link_if_tournament(id).await;
+        }
         let h = self.install(room, Some(epoch));
         if resumed {
             let slot = h.slot_lock().await;
@@ -1388,9 +1439,26 @@ impl App {
         }
     }
 
-    /// Games this node owns, with the epoch of each.
+    /// The games this node owns (in memory).
     fn owned(&self) -> Vec<Arc<RoomHandle>> {
         self.map().values().cloned().collect()
+    }
+}
+
+/// Cluster mode: the messages of `topic`, subscribing again each second
+/// until NATS takes the subscription; `None` once the server stops.
+async fn subscribed(c: &Cluster, topic: Topic, shutdown: &mut watch::Receiver<bool>) -> Option<async_nats::Subscriber> {
+    loop {
+        match c.subscribe(topic).await {
+            Ok(sub) => return Some(sub),
+            Err(e) => {
+                tracing::warn!(topic = ?topic, error = %e, "cannot subscribe; retrying");
+                tokio::select! {
+                    _ = tokio::time::sleep(std::time::Duration::from_secs(1)) => {}
+                    _ = shutdown.changed() => return None,
+                }
+            }
+        }
     }
 }
 
@@ -1399,18 +1467,7 @@ pub(crate) async fn receive_events(app: Arc<App>) {
     use futures_util::StreamExt;
     let Some(c) = app.cluster.clone() else { return };
     let mut shutdown = app.shutdown.clone();
-    let mut sub = loop {
-        match c.subscribe_events().await {
-            Ok(sub) => break sub,
-            Err(e) => {
-                tracing::warn!(error = %e, "cannot listen for account events; retrying");
-                tokio::select! {
-                    _ = tokio::time::sleep(std::time::Duration::from_secs(1)) => {}
-                    _ = shutdown.changed() => return,
-                }
-            }
-        }
-    };
+    let Some(mut sub) = subscribed(&c, Topic::Events, &mut shutdown).await else { return };
     loop {
         tokio::select! {
             m = sub.next() => match m {
@@ -1432,10 +1489,7 @@ pub(crate) async fn receive_finished(app: Arc<App>) {
     use futures_util::StreamExt;
     let Some(c) = app.cluster.clone() else { return };
     let mut shutdown = app.shutdown.clone();
-    let Ok(mut sub) = c.subscribe_finished().await else {
-        tracing::warn!("cannot listen for game ends; tournaments pick results up when their leader starts");
-        return;
-    };
+    let Some(mut sub) = subscribed(&c, Topic::Finished, &mut shutdown).await else { return };
     loop {
         let game = tokio::select! {
             m = sub.next() => match m { Some(m) => String::from_utf8_lossy(&m.payload).to_string(), None => return },
@@ -1465,13 +1519,12 @@ pub(crate) async fn exchange_presence(app: Arc<App>) {
     use futures_util::StreamExt;
     let Some(c) = app.cluster.clone() else { return };
     let mut shutdown = app.shutdown.clone();
-    let (Ok(mut presence), Ok(mut online), Ok(mut tournaments), Ok(mut renamed)) = (
-        c.subscribe_presence().await,
-        c.subscribe_online().await,
-        c.subscribe_tournaments().await,
-        c.subscribe_renamed().await,
+    let (Some(mut presence), Some(mut online), Some(mut tournaments), Some(mut renamed)) = (
+        subscribed(&c, Topic::Presence, &mut shutdown).await,
+        subscribed(&c, Topic::Online, &mut shutdown).await,
+        subscribed(&c, Topic::Tournament, &mut shutdown).await,
+        subscribed(&c, Topic::Renamed, &mut shutdown).await,
     ) else {
-        tracing::warn!("cannot listen for presence; seats connected to other nodes count as away");
         return;
     };
     let mut every = tokio::time::interval(std::time::Duration::from_secs(2));
@@ -1525,6 +1578,44 @@ impl App {
         let before = [0, 1].map(|i| slot.seat_sockets[i] > 0 || slot.remote_connected(i));
         slot.remote_sockets.insert(p.node, (p.sockets, std::time::Instant::now()));
         self.presence_changed(&h, &mut slot, before);
+    }
+
+    /// Tell the owner of remote game `h` how many connections speak for
+    /// each seat here, and take its answer as the game's latest state, so a
+    /// socket that just opened is sent a state where its seat is present.
+    /// Without an answer, the report goes out as a message.
+    async fn tell_owner(self: &Arc<Self>, h: &RoomHandle, sockets: [usize; 2]) {
+        let Some(c) = &self.cluster else { return };
+        let owner = self.store.holder(h.id.clone()).await.ok().flatten().filter(|o| *o != c.node);
+        let answer = match owner {
+            Some(owner) => c.ask(&owner, &h.id, Some(sockets)).await,
+            None => None,
+        };
+        match answer {
+            Some(answer) => {
+                h.slot_lock().await.room.away_since = answer.away_since;
+                *h.latest.lock().unwrap_or_else(|p| p.into_inner()) = Some(Utf8Bytes::from(answer.state));
+            }
+            None => c.publish_presence(&h.id, sockets),
+        }
+    }
+
+    /// Answer another node's question about a game owned here, taking in
+    /// its seat connections; `None` if this node does not own the game.
+    async fn answer(self: &Arc<Self>, ask: crate::cluster::Ask) -> Option<crate::cluster::Answer> {
+        let h = self.map().get(&ask.game).cloned()?;
+        let mut slot = h.slot.lock().await;
+        if slot.evicted {
+            return None;
+        }
+        if let Some(sockets) = ask.sockets {
+            let before = [0, 1].map(|i| slot.seat_sockets[i] > 0 || slot.remote_connected(i));
+            slot.remote_sockets.insert(ask.node, (sockets, std::time::Instant::now()));
+            self.presence_changed(&h, &mut slot, before);
+        }
+        let mut latest = h.latest.lock().unwrap_or_else(|p| p.into_inner());
+        let state = latest.get_or_insert_with(|| state_message(&slot.room.to_json(self.time.now_ms())));
+        Some(crate::cluster::Answer { away_since: slot.room.away_since, state: state.to_string() })
     }
 
     /// Forget the seat connections of nodes that stopped reporting them.
@@ -1593,7 +1684,7 @@ pub(crate) async fn lead(app: Arc<App>, router: axum::Router) {
                 Ok(_) => {}
                 Err(e) => tracing::error!(error = %e, "cannot resume the tournaments"),
             }
-            match c.subscribe_leader().await {
+            match c.subscribe(Topic::Leader).await {
                 Ok(mut sub) => {
                     let (c, router) = (c.clone(), router.clone());
                     let limit = app.cfg.net.max_body_bytes;
@@ -1603,7 +1694,7 @@ pub(crate) async fn lead(app: Arc<App>, router: axum::Router) {
                             let (c, router) = (c.clone(), router.clone());
                             tokio::spawn(async move {
                                 let response = crate::http::serve_forwarded(router, &msg.payload, limit).await;
-                                c.reply_http(to, &response).await;
+                                c.reply(to, &response).await;
                             });
                         }
                     }));
@@ -1620,7 +1711,15 @@ pub(crate) async fn lead(app: Arc<App>, router: axum::Router) {
         }
         tokio::select! {
             _ = tokio::time::sleep(std::time::Duration::from_secs(1)) => {}
-            _ = shutdown.changed() => return,
+            _ = shutdown.changed() => {
+                // A stopping node answers for the leader no more (its
+                // database is closing).
+                if let Some(task) = serving.take() {
+                    task.abort();
+                }
+                app.leader.send_replace(false);
+                return;
+            }
         }
     }
 }
@@ -1739,26 +1838,24 @@ pub(crate) async fn adopt_orphans(app: Arc<App>) {
     }
 }
 
-/// Cluster mode: run the commands other nodes forward to this one.
+/// Cluster mode: run the commands other nodes forward to this one, and
+/// answer their questions about the games it owns.
 pub(crate) async fn serve_forwarded(app: Arc<App>) {
     use futures_util::StreamExt;
     let Some(c) = app.cluster.clone() else { return };
     let mut shutdown = app.shutdown.clone();
-    let mut sub = loop {
-        match c.subscribe_exec().await {
-            Ok(sub) => break sub,
-            Err(e) => {
-                tracing::warn!(error = %e, "cannot listen for forwarded commands; retrying");
-                tokio::select! {
-                    _ = tokio::time::sleep(std::time::Duration::from_secs(1)) => {}
-                    _ = shutdown.changed() => return,
-                }
-            }
-        }
-    };
+    let Some(mut sub) = subscribed(&c, Topic::Exec, &mut shutdown).await else { return };
+    let Some(mut asks) = subscribed(&c, Topic::Ask, &mut shutdown).await else { return };
     loop {
         let msg = tokio::select! {
             m = sub.next() => match m { Some(m) => m, None => return },
+            m = asks.next() => {
+                let Some(m) = m else { return };
+                let (Some(reply_to), Ok(ask)) = (m.reply.clone(), serde_json::from_slice(&m.payload)) else { continue };
+                let (app, c) = (app.clone(), c.clone());
+                tokio::spawn(async move { c.reply(reply_to, &app.answer(ask).await).await });
+                continue;
+            }
             _ = shutdown.changed() => return,
         };
         let Some(reply_to) = msg.reply.clone() else { continue };

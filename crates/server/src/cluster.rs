@@ -93,6 +93,30 @@ pub enum ClusterError {
     },
 }
 
+/// What the cluster's NATS subjects carry, each under the cluster's name.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Topic {
+    /// Commands other nodes forward to this one, the owner of their games.
+    Exec,
+    /// Questions to this node about the live state of games it owns (see
+    /// [`Cluster::ask`]).
+    Ask,
+    /// HTTP requests for the leader (this node, while it leads).
+    Leader,
+    /// Account events, for the event streams on every node.
+    Events,
+    /// Game ends, for the leader's tournaments.
+    Finished,
+    /// Tournament changes, for the tournament pages on every node.
+    Tournament,
+    /// Seat connections on each node, for the games' owners.
+    Presence,
+    /// The accounts connected to each node.
+    Online,
+    /// Closed accounts' new names.
+    Renamed,
+}
+
 /// A node's link to the rest of the cluster.
 pub(crate) struct Cluster {
     /// This node's id.
@@ -205,6 +229,25 @@ impl Cluster {
         format!("{}.node.{node}.exec", self.prefix)
     }
 
+    fn ask_subject(&self, node: &str) -> String {
+        format!("{}.node.{node}.ask", self.prefix)
+    }
+
+    fn subject(&self, topic: Topic) -> String {
+        let p = &self.prefix;
+        match topic {
+            Topic::Exec => self.exec_subject(&self.node),
+            Topic::Ask => self.ask_subject(&self.node),
+            Topic::Leader => format!("{p}.leader.http"),
+            Topic::Events => format!("{p}.events"),
+            Topic::Finished => format!("{p}.finished"),
+            Topic::Tournament => format!("{p}.tournament"),
+            Topic::Presence => format!("{p}.presence"),
+            Topic::Online => format!("{p}.online"),
+            Topic::Renamed => format!("{p}.renamed"),
+        }
+    }
+
     /// Publish a game's message to the other nodes (never waits). `state`:
     /// the game's `state` message, which watchers joining later are sent
     /// first (an `s` or `e` byte before the message says which).
@@ -239,17 +282,28 @@ impl Cluster {
         }
     }
 
-    /// The commands other nodes forward to this one.
-    pub async fn subscribe_exec(&self) -> Result<async_nats::Subscriber, String> {
-        self.client.subscribe(self.exec_subject(&self.node)).await.map_err(|e| e.to_string())
-    }
-
-    /// Answer a forwarded command.
-    pub async fn reply(&self, to: async_nats::Subject, reply: &ExecReply) {
+    /// Answer a request of another node (a forwarded command or HTTP
+    /// request, or a question).
+    pub async fn reply(&self, to: async_nats::Subject, reply: &impl Serialize) {
         let payload = serde_json::to_vec(reply).unwrap_or_default();
         if let Err(e) = self.client.publish(to, payload.into()).await {
-            tracing::warn!(error = %e, "cannot answer a forwarded command");
+            tracing::warn!(error = %e, "cannot answer another node");
         }
+    }
+
+    /// Ask `owner` about the live state of `game`, which it owns, telling it
+    /// the connections that speak for each seat here when `sockets` is
+    /// given. `None` when it does not own the game or does not answer
+    /// within a second.
+    pub async fn ask(&self, owner: &str, game: &str, sockets: Option<[usize; 2]>) -> Option<Answer> {
+        if !self.is_connected() {
+            return None;
+        }
+        let ask = Ask { node: self.node.clone(), game: game.to_string(), sockets };
+        let payload = serde_json::to_vec(&ask).ok()?;
+        let request = self.client.request(self.ask_subject(owner), payload.into());
+        let msg = tokio::time::timeout(Duration::from_secs(1), request).await.ok()?.ok()?;
+        serde_json::from_slice::<Option<Answer>>(&msg.payload).ok().flatten()
     }
 
     /// Forward `command` on `game` to its owner `node`.
@@ -318,6 +372,25 @@ pub(crate) struct Presence {
     pub sockets: [usize; 2],
 }
 
+/// A question to a game's owner (see [`Cluster::ask`]).
+#[derive(Debug, Serialize, Deserialize)]
+pub(crate) struct Ask {
+    /// The node asking.
+    pub node: String,
+    pub game: String,
+    /// The connections speaking for each seat on the node asking.
+    pub sockets: Option<[usize; 2]>,
+}
+
+/// The owner's answer to an [`Ask`].
+#[derive(Debug, Serialize, Deserialize)]
+pub(crate) struct Answer {
+    /// Since when each seat has had no connection anywhere (`None`: it has).
+    pub away_since: [Option<u64>; 2],
+    /// The game's `state` message, as its watchers have it.
+    pub state: String,
+}
+
 /// The accounts connected to one node.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub(crate) struct Online {
@@ -335,14 +408,6 @@ struct AccountEvent {
 }
 
 impl Cluster {
-    fn leader_subject(&self) -> String {
-        format!("{}.leader.http", self.prefix)
-    }
-
-    fn events_subject(&self) -> String {
-        format!("{}.events", self.prefix)
-    }
-
     /// Forward an HTTP request to the cluster's leader, the node that holds
     /// challenges, quick-pairing pools and tournaments. `None` when no
     /// leader answers (NATS down, or a leader being chosen).
@@ -351,7 +416,7 @@ impl Cluster {
             return None;
         }
         let payload = serde_json::to_vec(request).ok()?;
-        match self.client.request(self.leader_subject(), payload.into()).await {
+        match self.client.request(self.subject(Topic::Leader), payload.into()).await {
             Ok(msg) => serde_json::from_slice(&msg.payload).ok(),
             Err(e) => {
                 tracing::debug!(error = %e, "the leader did not answer a forwarded request");
@@ -360,66 +425,46 @@ impl Cluster {
         }
     }
 
-    /// The requests other nodes forward to the leader (this node, now).
-    pub async fn subscribe_leader(&self) -> Result<async_nats::Subscriber, String> {
-        self.client.subscribe(self.leader_subject()).await.map_err(|e| e.to_string())
+    /// Queue `payload` for `topic` (never waits; dropped when the queue is
+    /// full, that is when NATS has been down for long).
+    fn send(&self, topic: Topic, payload: String) {
+        if self.outbox.try_send((self.subject(topic), Utf8Bytes::from(payload))).is_err() {
+            tracing::debug!(topic = ?topic, "queue full; a cluster message was dropped");
+        }
     }
 
-    /// Answer a forwarded HTTP request.
-    pub async fn reply_http(&self, to: async_nats::Subject, response: &HttpResponse) {
-        let payload = serde_json::to_vec(response).unwrap_or_default();
-        if let Err(e) = self.client.publish(to, payload.into()).await {
-            tracing::warn!(error = %e, "cannot answer a forwarded request");
-        }
+    /// `msg` as JSON on `topic`.
+    fn send_json(&self, topic: Topic, msg: &impl Serialize) {
+        self.send(topic, serde_json::to_string(msg).unwrap_or_default());
+    }
+
+    /// The messages of `topic`.
+    pub async fn subscribe(&self, topic: Topic) -> Result<async_nats::Subscriber, String> {
+        self.client.subscribe(self.subject(topic)).await.map_err(|e| e.to_string())
     }
 
     /// Tell the other nodes' event streams of `user` about `event`.
     pub fn publish_event(&self, user: i64, event: &Value) {
-        let msg = AccountEvent { from: self.node.clone(), user, event: event.clone() };
-        let text = serde_json::to_string(&msg).unwrap_or_default();
-        if self.outbox.try_send((self.events_subject(), Utf8Bytes::from(text))).is_err() {
-            tracing::debug!("event queue full; an account event was dropped");
-        }
+        self.send_json(Topic::Events, &AccountEvent { from: self.node.clone(), user, event: event.clone() });
     }
 
     /// Tell the leader that game `game` ended (it may be a tournament's,
     /// taken over by this node from the leader).
     pub fn publish_finished(&self, game: &str) {
-        let subject = format!("{}.finished", self.prefix);
-        if self.outbox.try_send((subject, Utf8Bytes::from(game.to_string()))).is_err() {
-            tracing::debug!(game, "queue full; a game end was not told to the leader");
-        }
-    }
-
-    /// Game ends told by the nodes (see [`Cluster::publish_finished`]).
-    pub async fn subscribe_finished(&self) -> Result<async_nats::Subscriber, String> {
-        self.client.subscribe(format!("{}.finished", self.prefix)).await.map_err(|e| e.to_string())
+        self.send(Topic::Finished, game.to_string());
     }
 
     /// Tell the other nodes that tournament `id` changed (their watchers
     /// read it again).
     pub fn publish_tournament(&self, id: &str) {
-        let subject = format!("{}.tournament", self.prefix);
-        let _ = self.outbox.try_send((subject, Utf8Bytes::from(id.to_string())));
-    }
-
-    /// Tournament changes (see [`Cluster::publish_tournament`]).
-    pub async fn subscribe_tournaments(&self) -> Result<async_nats::Subscriber, String> {
-        self.client.subscribe(format!("{}.tournament", self.prefix)).await.map_err(|e| e.to_string())
+        self.send(Topic::Tournament, id.to_string());
     }
 
     /// Tell the owner of `game` how many connections speak for each of its
     /// seats on this node (sent on every change, and again every two
     /// seconds, so a new owner learns them).
     pub fn publish_presence(&self, game: &str, sockets: [usize; 2]) {
-        let msg = Presence { node: self.node.clone(), game: game.to_string(), sockets };
-        let subject = format!("{}.presence", self.prefix);
-        let _ = self.outbox.try_send((subject, Utf8Bytes::from(serde_json::to_string(&msg).unwrap_or_default())));
-    }
-
-    /// Seat presence reports of the other nodes.
-    pub async fn subscribe_presence(&self) -> Result<async_nats::Subscriber, String> {
-        self.client.subscribe(format!("{}.presence", self.prefix)).await.map_err(|e| e.to_string())
+        self.send_json(Topic::Presence, &Presence { node: self.node.clone(), game: game.to_string(), sockets });
     }
 
     /// A presence report from another node.
@@ -430,14 +475,7 @@ impl Cluster {
     /// Tell the other nodes which accounts are connected here (every two
     /// seconds), for the "online" flag of profiles.
     pub fn publish_online(&self, users: Vec<i64>) {
-        let msg = Online { node: self.node.clone(), users };
-        let subject = format!("{}.online", self.prefix);
-        let _ = self.outbox.try_send((subject, Utf8Bytes::from(serde_json::to_string(&msg).unwrap_or_default())));
-    }
-
-    /// The other nodes' connected accounts.
-    pub async fn subscribe_online(&self) -> Result<async_nats::Subscriber, String> {
-        self.client.subscribe(format!("{}.online", self.prefix)).await.map_err(|e| e.to_string())
+        self.send_json(Topic::Online, &Online { node: self.node.clone(), users });
     }
 
     /// Another node's connected accounts.
@@ -448,19 +486,8 @@ impl Cluster {
     /// Tell the other nodes that account `user` was closed and now shows as
     /// `name` (their games in memory show it so too).
     pub fn publish_renamed(&self, user: i64, name: &str) {
-        let msg = AccountEvent { from: self.node.clone(), user, event: Value::String(name.to_string()) };
-        let subject = format!("{}.renamed", self.prefix);
-        let _ = self.outbox.try_send((subject, Utf8Bytes::from(serde_json::to_string(&msg).unwrap_or_default())));
-    }
-
-    /// Closed accounts' new names (see [`Cluster::publish_renamed`]).
-    pub async fn subscribe_renamed(&self) -> Result<async_nats::Subscriber, String> {
-        self.client.subscribe(format!("{}.renamed", self.prefix)).await.map_err(|e| e.to_string())
-    }
-
-    /// Account events from the other nodes: `(user, event)`.
-    pub async fn subscribe_events(&self) -> Result<async_nats::Subscriber, String> {
-        self.client.subscribe(self.events_subject()).await.map_err(|e| e.to_string())
+        let event = Value::String(name.to_string());
+        self.send_json(Topic::Renamed, &AccountEvent { from: self.node.clone(), user, event });
     }
 
     /// An account event from another node, or `None` (this node's own, or

@@ -53,8 +53,6 @@ pub fn router(app: AppState) -> Router {
         .route("/api/analysis", post(crate::analysis::analyse))
         .route("/api/seeks", get(seeks))
         .route("/api/account", get(crate::account_http::me))
-        .route("/api/account/signup", post(crate::account_http::signup))
-        .route("/api/account/login", post(crate::account_http::login))
         .route("/api/account/logout", post(crate::account_http::logout))
         .route("/api/account/close", post(crate::account_http::close))
         .route("/api/account/bot", post(crate::account_http::make_bot))
@@ -82,10 +80,14 @@ pub fn router(app: AppState) -> Router {
 }
 
 /// The routes of what only the leader of a cluster holds in memory:
-/// challenges, quick-pairing pools and tournaments. On another node of a
-/// cluster they are forwarded to the leader (see [`to_leader`]).
+/// challenges, quick-pairing pools and tournaments, and the counts of
+/// signups and login attempts, so their limits hold for the whole cluster.
+/// On another node of a cluster they are forwarded to the leader (see
+/// [`to_leader`]).
 fn leader_routes(app: AppState) -> Router<AppState> {
     Router::new()
+        .route("/api/account/signup", post(crate::account_http::signup))
+        .route("/api/account/login", post(crate::account_http::login))
         .route("/api/challenges", get(crate::challenges::list).post(crate::challenges::create))
         .route("/api/challenges/{id}", get(crate::challenges::show))
         .route("/api/challenges/{id}/accept", post(crate::challenges::accept))
@@ -156,7 +158,7 @@ async fn to_leader(
             ..ApiError::new(
                 StatusCode::SERVICE_UNAVAILABLE,
                 "leader_unavailable",
-                "challenges, pools and tournaments are held by the cluster's leader, which cannot be reached now; try again shortly",
+                "challenges, pools, tournaments, signups and logins go through the cluster's leader, which cannot be reached now; try again shortly",
             )
         }
         .into_response();
@@ -309,7 +311,12 @@ async fn health(State(app): State<AppState>) -> Json<Value> {
         },
     });
     if let Some(node) = h.node {
-        answer["cluster"] = json!({"node": node, "nats_connected": h.nats_connected, "games_relayed": h.games_relayed});
+        answer["cluster"] = json!({
+            "node": node,
+            "nats_connected": h.nats_connected,
+            "games_relayed": h.games_relayed,
+            "leader": h.leader,
+        });
     }
     Json(answer)
 }

@@ -135,7 +135,7 @@ async fn a_thinking_ai_stops_when_its_game_ends() {
         create(base, json!({"game": "stubborn", "seats": [{"kind": "ai", "level": "stubborn"}, {"kind": "me"}]})).await;
     assert!(created["game"]["id"].is_string());
     wait_for("the AI thinks", async || control.thinking.load(Ordering::SeqCst) == 1).await;
-    server.running.shutdown().await.unwrap();
+    server.shutdown().await;
     wait_for("the AI stops on shutdown", async || control.stopped.load(Ordering::SeqCst) == 4).await;
 }
 
@@ -144,7 +144,8 @@ async fn a_thinking_ai_stops_when_its_game_ends() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn ais_queue_fairly_and_their_clocks_run_while_they_wait() {
     let (registry, control) = stubborn::registry();
-    let server = start_with("ai-queue", |c| {
+    // One node's thinking slot: a server alone even on clusters.
+    let server = start_alone_with("ai-queue", |c| {
         c.registry = registry;
         c.ai.max_thinking = 1;
     })

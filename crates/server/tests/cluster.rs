@@ -83,12 +83,15 @@ async fn hot_seat(base: &str) -> (String, [String; 2], Value) {
     (id, tokens, created["game"].clone())
 }
 
-/// Play `ply`'s first legal move through `base`; the game after it.
+/// Play the first legal move of `game` through `base`.
 async fn play(base: &str, id: &str, tokens: &[String; 2], game: &Value) -> Reply {
     let ply = game["state"]["plies"].as_u64().unwrap_or(game["moves"].as_array().map_or(0, |m| m.len() as u64));
-    let mv = game["state"]["legal_moves"][0].clone();
-    post(base, &format!("/api/games/{id}/move"), json!({"token": tokens[(ply % 2) as usize], "move": mv, "ply": ply}))
-        .await
+    send_move(base, id, &tokens[(ply % 2) as usize], &game["state"]["legal_moves"][0], ply).await
+}
+
+/// Play `mv` as the move of ply `ply` through `base`.
+async fn send_move(base: &str, id: &str, token: &str, mv: &Value, ply: u64) -> Reply {
+    post(base, &format!("/api/games/{id}/move"), json!({"token": token, "move": mv, "ply": ply})).await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
@@ -136,9 +139,7 @@ async fn racing_moves_on_different_nodes_exactly_one_wins() {
         let (x, y) = (&nodes[1 + round % 2], &nodes[2 - round % 2]);
         let send = |base: String, mv: Value| {
             let (id, token) = (id.clone(), token.clone());
-            tokio::spawn(async move {
-                post(&base, &format!("/api/games/{id}/move"), json!({"token": token, "move": mv, "ply": ply})).await
-            })
+            tokio::spawn(async move { send_move(&base, &id, &token, &mv, ply as u64).await })
         };
         let first = send(x.clone(), legal[0].clone());
         let second = send(y.clone(), legal[legal.len() - 1].clone());
@@ -221,5 +222,78 @@ async fn moves_go_on_while_nats_is_down_and_watchers_catch_up() {
         if seen == plies {
             break;
         }
+    }
+}
+
+/// Wait (in real time) until one of `bases` leads the cluster; its index.
+async fn leader_of(bases: &[String]) -> usize {
+    let until = tokio::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        for (i, base) in bases.iter().enumerate() {
+            if get(base, "/api/health").await.json()["cluster"]["leader"] == true {
+                return i;
+            }
+        }
+        assert!(tokio::time::Instant::now() < until, "no node of {bases:?} leads");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_tournament_game_taken_over_by_another_node_stays_a_tournament_game() {
+    // Without PostgreSQL (scripts/test's first pass) there is nothing to
+    // run, and nats-server may not be installed yet.
+    if postgres_base().is_none() {
+        return;
+    }
+    let nats = Nats::start(Nats::free_port());
+    let time = tabula_server::time::ManualTime::new(T0);
+    let mut nodes = start_cluster(&config(temp_db("tournament-takeover"), &time), &nats.url(), 3).await;
+    let bases: Vec<String> = nodes.iter().map(|r| format!("127.0.0.1:{}", r.addr.port())).collect();
+    let leader = leader_of(&bases).await;
+    // Everything through a node that does not lead: forwarded to the leader.
+    let other = &bases[(leader + 1) % 3];
+    let (ann, bob) = (signup(other, "Ann").await, signup(other, "Bob").await);
+    let r = ann
+        .post(
+            "/api/tournaments",
+            json!({"name": "Takeover", "game": "coldwar", "system": {"kind": "round_robin", "cycles": 1}, "starts_in_s": 600}),
+        )
+        .await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    let tid = r.json()["tournament"]["id"].as_str().unwrap().to_string();
+    for who in [&ann, &bob] {
+        let r = who.post(&format!("/api/tournaments/{tid}/join"), json!({})).await;
+        assert_eq!(r.status, 200, "{}", r.body);
+    }
+    let r = ann.post(&format!("/api/tournaments/{tid}/start"), json!({})).await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    let t = ann.get(&format!("/api/tournaments/{tid}")).await.json();
+    let gid = t["tournament"]["rounds"][0]["games"][0]["game_id"].as_str().expect("a game of round 1").to_string();
+    // The leader, which made the game and owns it, stops; the untimed game
+    // waits in the database until a request reaches a node that does not
+    // lead, which takes it over.
+    nodes.remove(leader).shutdown().await.unwrap();
+    let bases: Vec<String> = nodes.iter().map(|r| format!("127.0.0.1:{}", r.addr.port())).collect();
+    let new_leader = leader_of(&bases).await;
+    let follower = Browser { base: bases[1 - new_leader].clone(), cookie: ann.cookie.clone() };
+    let r = follower.post(&format!("/api/games/{gid}/abort"), json!({})).await;
+    assert_eq!((r.status, r.code().as_str()), (409, "tournament_game"), "{}", r.body);
+    let r = follower.post(&format!("/api/games/{gid}/rematch"), json!({})).await;
+    assert_eq!(r.code(), "tournament_game", "{}", r.body);
+    // Its end still reaches the tournament, through the new leader.
+    let r = follower.post(&format!("/api/games/{gid}/resign"), json!({})).await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    let until = tokio::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let t = follower.get(&format!("/api/tournaments/{tid}")).await.json();
+        if t["tournament"]["status"] == "finished" {
+            break;
+        }
+        assert!(tokio::time::Instant::now() < until, "the tournament did not finish: {t}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    for node in nodes {
+        node.shutdown().await.unwrap();
     }
 }

@@ -210,7 +210,13 @@ async fn a_seek_leaves_the_lobby_when_its_creator_leaves() {
     server.advance(120_000).await;
     assert_eq!(get(base, "/api/seeks").await.json()["seeks"].as_array().unwrap().len(), 1);
     drop(ws);
-    settle().await;
+    // The server notices the close (in real time); from then on the
+    // creator counts as gone.
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while get(base, &format!("/api/games/{id}")).await.json()["seats"][0]["online"] != false {
+        assert!(std::time::Instant::now() < until, "the server never noticed the creator leave");
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
     server.advance(30_000).await;
     assert_eq!(get(base, "/api/seeks").await.json()["seeks"].as_array().unwrap().len(), 1, "not yet");
     server.advance(40_000).await;

@@ -111,8 +111,9 @@ async fn settles_at(server: &TestServer, n: u64) {
 /// forgotten games expire with a reason.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn games_leave_memory_come_back_and_expire() {
-    // Pings would close the unread test socket over these long jumps.
-    let server = start_with("evict", |c| c.net.ws_ping_interval_ms = u64::MAX / 4).await;
+    // Pings would close the unread test socket over these long jumps. One
+    // node's memory: a server alone even when the tests run on clusters.
+    let server = start_alone_with("evict", |c| c.net.ws_ping_interval_ms = u64::MAX / 4).await;
     let base = &server.base;
     let c = create(base, json!({"game": "coldwar", "seats": [{"kind": "me"}, {"kind": "me"}]})).await;
     let finished = c["game"]["id"].as_str().unwrap().to_string();
@@ -170,7 +171,8 @@ async fn games_leave_memory_come_back_and_expire() {
 /// Past a limit: 429, JSON, Retry-After; after that time, allowed again.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn rate_limits_answer_429_with_retry_after() {
-    let server = start("limits").await;
+    // Each node counts for itself (docs/deploy.md): a server alone.
+    let server = start_alone_with("limits", |_| {}).await;
     let base = &server.base;
     let body = json!({"game": "coldwar", "seats": [{"kind": "me"}, {"kind": "me"}]});
     let mut created: Vec<Value> = Vec::new();
@@ -220,7 +222,9 @@ async fn rate_limits_answer_429_with_retry_after() {
 /// threads): each comes back with its own moves, clock and turn.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn many_unfinished_games_resume_each_with_its_own_state() {
-    let server = start_with("resume-many", |c| c.rate = tabula_server::config::RateLimits::unlimited()).await;
+    // A restart of one server (a cluster's nodes take games over one by
+    // one instead: tests/cluster.rs and the kill -9 test).
+    let server = start_alone_with("resume-many", |c| c.rate = tabula_server::config::RateLimits::unlimited()).await;
     let base = server.base.clone();
     let mut ids = Vec::new();
     for i in 0..24u64 {
@@ -248,7 +252,7 @@ async fn many_unfinished_games_resume_each_with_its_own_state() {
     let (db, time) = (server.db.clone(), server.time.clone());
     server.running.shutdown().await.unwrap();
     time.advance(3_600_000);
-    let server = start_on(db, time).await;
+    let server = start_alone_on(db, time).await;
     assert_eq!(server.health().await["games_in_memory"], 24, "every timed game is resumed");
     for (id, before) in ids.iter().zip(&before) {
         let after = get(&server.base, &format!("/api/games/{id}")).await.json();

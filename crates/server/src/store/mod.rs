@@ -384,6 +384,12 @@ pub trait Store: Send + Sync + 'static {
         let _ = (game, node, force);
         Box::pin(async { Err(StoreError::ClusterNeedsPostgres) })
     }
+    /// Cluster mode: the live node that holds game `game`'s lease, if any
+    /// (a read: nothing is granted).
+    fn holder(&self, game: String) -> StoreFuture<'_, Option<String>> {
+        let _ = game;
+        Box::pin(async { Err(StoreError::ClusterNeedsPostgres) })
+    }
     /// Cluster mode: `node` lets game `game` go (it left memory); nobody
     /// needs to take it over.
     fn release(&self, game: String, node: String, epoch: i64) -> StoreFuture<'_, ()> {

@@ -197,9 +197,13 @@ CREATE TABLE game_leases (
 CREATE INDEX game_leases_by_node ON game_leases(node) WHERE NOT released;
 ";
 
+/// Cluster mode: a node that takes a game over finds whether it is a
+/// tournament's (see [`TournamentQuery::OfGame`]).
+const SCHEMA_V6: &str = "CREATE INDEX tournament_games_by_game ON tournament_games(game_id);";
+
 /// Migrations: index i brings the schema to version i+1, as SQLite's do
-/// (version 5, the cluster's leases, exists only here).
-const MIGRATIONS: &[&str] = &[SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5];
+/// (versions 5 and 6, for the cluster, exist only here).
+const MIGRATIONS: &[&str] = &[SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5, SCHEMA_V6];
 
 /// Errors that mean "cannot reach the database now", as opposed to "the
 /// database refused this": lost or refused connections, an exhausted or
@@ -1013,6 +1017,17 @@ async fn lease(pool: &PgPool, game: &str, node: &str, force: bool) -> Result<Lea
     Ok(answer)
 }
 
+/// The live holder of a game's lease (see [`Store::holder`]).
+async fn holder(pool: &PgPool, game: &str) -> Result<Option<String>, sqlx::Error> {
+    sqlx::query_scalar(
+        "SELECT l.node FROM game_leases l JOIN cluster_nodes n ON n.node = l.node
+         WHERE l.game_id = $1 AND NOT l.released AND n.expires_at >= clock_timestamp()",
+    )
+    .bind(game)
+    .fetch_optional(pool)
+    .await
+}
+
 /// Take over games that need a server and have no live owner (see
 /// [`Store::orphans`]).
 async fn orphans(pool: &PgPool, node: &str, limit: u32) -> Result<Vec<Orphan>, sqlx::Error> {
@@ -1067,6 +1082,14 @@ async fn orphans(pool: &PgPool, node: &str, limit: u32) -> Result<Vec<Orphan>, s
 
 fn all<T>(rows: Vec<PgRow>, f: impl Fn(&PgRow) -> Result<T, sqlx::Error>) -> Result<Vec<T>, sqlx::Error> {
     rows.iter().map(f).collect()
+}
+
+fn game_link(r: &PgRow) -> Result<TournamentGameRow, sqlx::Error> {
+    Ok(TournamentGameRow {
+        tournament_id: r.try_get(0)?,
+        tid_game: r.try_get::<i32, _>(1)? as u32,
+        game_id: r.try_get(2)?,
+    })
 }
 
 async fn load(pool: &PgPool, id: &str) -> Result<Option<StoredGame>, sqlx::Error> {
@@ -1276,13 +1299,14 @@ async fn tournament_query(pool: &PgPool, q: TournamentQuery) -> Result<Tournamen
             .bind(id)
             .fetch_all(pool)
             .await?,
-            |r| {
-                Ok(TournamentGameRow {
-                    tournament_id: r.try_get(0)?,
-                    tid_game: r.try_get::<i32, _>(1)? as u32,
-                    game_id: r.try_get(2)?,
-                })
-            },
+            game_link,
+        )?),
+        TournamentQuery::OfGame(id) => TournamentAnswer::Games(all(
+            sqlx::query("SELECT tournament_id, tid_game, game_id FROM tournament_games WHERE game_id = $1")
+                .bind(id)
+                .fetch_all(pool)
+                .await?,
+            game_link,
         )?),
     })
 }
@@ -1355,6 +1379,10 @@ impl Store for PostgresStore {
 
     fn lease(&self, game: String, node: String, force: bool) -> StoreFuture<'_, LeaseAnswer> {
         Box::pin(async move { Ok(lease(&self.pool, &game, &node, force).await?) })
+    }
+
+    fn holder(&self, game: String) -> StoreFuture<'_, Option<String>> {
+        Box::pin(async move { Ok(holder(&self.pool, &game).await?) })
     }
 
     fn release(&self, game: String, node: String, epoch: i64) -> StoreFuture<'_, ()> {

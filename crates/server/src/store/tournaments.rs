@@ -77,6 +77,8 @@ pub enum TournamentQuery {
     Unfinished,
     /// A tournament's game links.
     Games(String),
+    /// The link of one server game, if it is a tournament's.
+    OfGame(String),
 }
 
 /// The answer to a [`TournamentQuery`].
@@ -149,6 +151,14 @@ pub(super) fn query(conn: &Connection, q: TournamentQuery) -> rusqlite::Result<T
             let mut st = conn.prepare_cached(
                 "SELECT tournament_id, tid_game, game_id FROM tournament_games WHERE tournament_id = ?1 ORDER BY tid_game",
             )?;
+            let rows = st.query_map([id], |r| {
+                Ok(TournamentGameRow { tournament_id: r.get(0)?, tid_game: r.get(1)?, game_id: r.get(2)? })
+            })?;
+            TournamentAnswer::Games(rows.collect::<Result<_, _>>()?)
+        }
+        TournamentQuery::OfGame(id) => {
+            let mut st = conn
+                .prepare_cached("SELECT tournament_id, tid_game, game_id FROM tournament_games WHERE game_id = ?1")?;
             let rows = st.query_map([id], |r| {
                 Ok(TournamentGameRow { tournament_id: r.get(0)?, tid_game: r.get(1)?, game_id: r.get(2)? })
             })?;

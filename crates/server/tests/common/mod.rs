@@ -17,9 +17,11 @@ use tokio_tungstenite::tungstenite::Message;
 
 pub struct TestServer {
     pub running: tabula_server::Running,
-    /// With `TABULA_TEST_NATS` set (on PostgreSQL), the cluster's other
-    /// two nodes: `base` is then a round-robin proxy over all three.
-    pub others: Vec<tabula_server::Running>,
+    /// With `TABULA_TEST_NATS` set (on PostgreSQL), the addresses of the
+    /// cluster's other two nodes: `base` is then a round-robin proxy over
+    /// all three. They stop with [`TestServer::shutdown`], or when a server
+    /// starts again on the same database (a restart of the cluster).
+    pub others: Vec<std::net::SocketAddr>,
     pub base: String,
     pub db: PathBuf,
     /// The server's time: tests move it by hand, nothing sleeps.
@@ -33,9 +35,30 @@ impl TestServer {
         settle().await;
     }
 
-    /// The server's health figures.
+    /// Stop the server: every node, on a cluster.
+    pub async fn shutdown(self) {
+        stop_other_nodes(&self.db).await;
+        self.running.shutdown().await.unwrap();
+    }
+
+    /// The server's health figures; on a cluster, the first node's, with
+    /// its counters (`ai_thinking`, `games_in_memory`…) summed over every
+    /// node.
     pub async fn health(&self) -> Value {
-        get(&self.base, "/api/health").await.json()
+        let mut sum = get(&self.base, "/api/health").await.json();
+        if self.others.is_empty() {
+            return sum;
+        }
+        sum = get(&self.running.addr.to_string(), "/api/health").await.json();
+        for node in &self.others {
+            let h = get(&node.to_string(), "/api/health").await.json();
+            for (k, v) in sum.as_object_mut().unwrap() {
+                if let (Some(a), Some(b)) = (v.as_u64(), h[k.as_str()].as_u64()) {
+                    *v = (a + b).into();
+                }
+            }
+        }
+        sum
     }
 }
 
@@ -254,6 +277,11 @@ pub async fn start_alone_with(name: &str, tune: impl FnOnce(&mut Config)) -> Tes
     start_config_as(cfg, time, true).await
 }
 
+/// [`start_on`], but a server alone even when the tests run on clusters.
+pub async fn start_alone_on(db: PathBuf, time: Arc<ManualTime>) -> TestServer {
+    start_config_as(config(db, &time), time, true).await
+}
+
 async fn start_config_as(cfg: Config, time: Arc<ManualTime>, alone: bool) -> TestServer {
     if let Ok(filter) = std::env::var("TABULA_LOG") {
         let _ = tracing_subscriber::fmt().with_env_filter(filter).with_test_writer().try_init();
@@ -267,14 +295,34 @@ async fn start_config_as(cfg: Config, time: Arc<ManualTime>, alone: bool) -> Tes
     };
     if let (Some(nats), tabula_server::config::Database::Postgres(_), false) = (nats_url(), &cfg.db, alone) {
         drop(listener);
+        stop_other_nodes(&db).await;
         let mut nodes = start_cluster(&cfg, &nats, 3).await;
         let base = round_robin(nodes.iter().map(|n| n.addr).collect()).await;
         let running = nodes.remove(0);
-        return TestServer { running, others: nodes, base, db, time };
+        let others = nodes.iter().map(|n| n.addr).collect();
+        OTHER_NODES.lock().unwrap().extend(nodes.into_iter().map(|n| (db.clone(), n)));
+        return TestServer { running, others, base, db, time };
     }
     let running = tabula_server::start_with(listener, cfg).await.unwrap();
     let base = format!("127.0.0.1:{}", running.addr.port());
     TestServer { running, others: Vec::new(), base, db, time }
+}
+
+/// The nodes of the test clusters besides the first (which the tests stop
+/// themselves), by database.
+static OTHER_NODES: std::sync::Mutex<Vec<(PathBuf, tabula_server::Running)>> = std::sync::Mutex::new(Vec::new());
+
+/// Stop the other nodes of the cluster on `db`, if any.
+async fn stop_other_nodes(db: &std::path::Path) {
+    let stopping: Vec<tabula_server::Running> = {
+        let mut all = OTHER_NODES.lock().unwrap();
+        let (mine, rest) = std::mem::take(&mut *all).into_iter().partition(|(d, _)| d == db);
+        *all = rest;
+        mine.into_iter().map(|(_, n)| n).collect()
+    };
+    for node in stopping {
+        let _ = node.shutdown().await;
+    }
 }
 
 /// The NATS server the tests run their servers as 3-node clusters on
