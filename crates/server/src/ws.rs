@@ -187,12 +187,14 @@ async fn run_session(
 ) {
     let app = app.clone();
     let mut shutdown = app.shutdown.clone();
-    if !send(&app, socket, Message::Text(h.latest(&app.time).await)).await {
-        return;
-    }
+    // The ping clock starts before the first message: a client that moves
+    // on once it has the state must not find the first ping later.
     let ping_every = app.cfg.net.ws_ping_interval_ms;
     let mut missed = 0u32;
     let mut next_ping = app.time.now_ms() + ping_every;
+    if !send(&app, socket, Message::Text(h.latest(&app.time).await)).await {
+        return;
+    }
     loop {
         tokio::select! {
             update = updates.recv() => {
