@@ -112,6 +112,11 @@ impl Slot {
         self.remote_sockets.values().any(|(n, at)| n[i] > 0 && at.elapsed() < std::time::Duration::from_secs(6))
     }
 
+    /// Whether a connection speaks for each seat, here or on another node.
+    fn seats_present(&self) -> [bool; 2] {
+        [0, 1].map(|i| self.seat_sockets[i] > 0 || self.remote_connected(i))
+    }
+
     fn new(room: Room, epoch: Option<i64>) -> Slot {
         Slot {
             room,
@@ -621,12 +626,9 @@ impl App {
         }
         let mut copy = self.load_copy(id).await?;
         // Who is connected is known only to the owner of a live game.
-        if let (Some(c), false) = (&self.cluster, copy.status().is_over()) {
-            let owner = self.store.holder(id.to_string()).await.ok().flatten().filter(|o| *o != c.node);
-            if let Some(owner) = owner {
-                if let Some(answer) = c.ask(&owner, id, None).await {
-                    copy.away_since = answer.away_since;
-                }
+        if self.cluster.is_some() && !copy.status().is_over() {
+            if let Some(answer) = self.ask_owner(id, None).await {
+                copy.away_since = answer.away_since;
             }
         }
         Ok(RoomRead::Copy(Box::new(copy)))
@@ -1575,9 +1577,22 @@ impl App {
         if slot.evicted {
             return;
         }
-        let before = [0, 1].map(|i| slot.seat_sockets[i] > 0 || slot.remote_connected(i));
-        slot.remote_sockets.insert(p.node, (p.sockets, std::time::Instant::now()));
-        self.presence_changed(&h, &mut slot, before);
+        self.note_remote_sockets(&h, &mut slot, p.node, p.sockets);
+    }
+
+    /// Take in another node's seat connections for a game owned here.
+    fn note_remote_sockets(&self, h: &RoomHandle, slot: &mut Slot, node: String, sockets: [usize; 2]) {
+        let before = slot.seats_present();
+        slot.remote_sockets.insert(node, (sockets, std::time::Instant::now()));
+        self.presence_changed(h, slot, before);
+    }
+
+    /// Ask the live owner of game `id`, another node, about it (see
+    /// [`crate::cluster::Cluster::ask`]); `None` without one or its answer.
+    async fn ask_owner(&self, id: &str, sockets: Option<[usize; 2]>) -> Option<crate::cluster::Answer> {
+        let c = self.cluster.as_ref()?;
+        let owner = self.store.holder(id.to_string()).await.ok().flatten().filter(|o| *o != c.node)?;
+        c.ask(&owner, id, sockets).await
     }
 
     /// Tell the owner of remote game `h` how many connections speak for
@@ -1586,12 +1601,7 @@ impl App {
     /// Without an answer, the report goes out as a message.
     async fn tell_owner(self: &Arc<Self>, h: &RoomHandle, sockets: [usize; 2]) {
         let Some(c) = &self.cluster else { return };
-        let owner = self.store.holder(h.id.clone()).await.ok().flatten().filter(|o| *o != c.node);
-        let answer = match owner {
-            Some(owner) => c.ask(&owner, &h.id, Some(sockets)).await,
-            None => None,
-        };
-        match answer {
+        match self.ask_owner(&h.id, Some(sockets)).await {
             Some(answer) => {
                 h.slot_lock().await.room.away_since = answer.away_since;
                 *h.latest.lock().unwrap_or_else(|p| p.into_inner()) = Some(Utf8Bytes::from(answer.state));
@@ -1609,9 +1619,7 @@ impl App {
             return None;
         }
         if let Some(sockets) = ask.sockets {
-            let before = [0, 1].map(|i| slot.seat_sockets[i] > 0 || slot.remote_connected(i));
-            slot.remote_sockets.insert(ask.node, (sockets, std::time::Instant::now()));
-            self.presence_changed(&h, &mut slot, before);
+            self.note_remote_sockets(&h, &mut slot, ask.node, sockets);
         }
         let mut latest = h.latest.lock().unwrap_or_else(|p| p.into_inner());
         let state = latest.get_or_insert_with(|| state_message(&slot.room.to_json(self.time.now_ms())));
@@ -1625,7 +1633,7 @@ impl App {
             if slot.remote_sockets.is_empty() || slot.evicted {
                 continue;
             }
-            let before = [0, 1].map(|i| slot.seat_sockets[i] > 0 || slot.remote_connected(i));
+            let before = slot.seats_present();
             slot.remote_sockets.retain(|_, (_, at)| at.elapsed() < std::time::Duration::from_secs(6));
             self.presence_changed(&h, &mut slot, before);
         }
@@ -1635,8 +1643,7 @@ impl App {
     fn presence_changed(&self, h: &RoomHandle, slot: &mut Slot, before: [bool; 2]) {
         let now = self.time.now_ms();
         let mut changed = false;
-        for (i, was) in before.into_iter().enumerate() {
-            let is = slot.seat_sockets[i] > 0 || slot.remote_connected(i);
+        for (i, (was, is)) in before.into_iter().zip(slot.seats_present()).enumerate() {
             if is != was {
                 slot.room.away_since[i] = if is { None } else { Some(now) };
                 changed = true;

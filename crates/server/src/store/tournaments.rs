@@ -128,6 +128,15 @@ fn row(r: &rusqlite::Row) -> rusqlite::Result<TournamentRow> {
     })
 }
 
+/// The game links `sql` selects for `id`.
+fn game_links(conn: &Connection, sql: &str, id: &str) -> rusqlite::Result<TournamentAnswer> {
+    let mut st = conn.prepare_cached(sql)?;
+    let rows = st.query_map([id], |r| {
+        Ok(TournamentGameRow { tournament_id: r.get(0)?, tid_game: r.get(1)?, game_id: r.get(2)? })
+    })?;
+    Ok(TournamentAnswer::Games(rows.collect::<Result<_, _>>()?))
+}
+
 pub(super) fn query(conn: &Connection, q: TournamentQuery) -> rusqlite::Result<TournamentAnswer> {
     Ok(match q {
         TournamentQuery::List { status, limit } => {
@@ -147,22 +156,13 @@ pub(super) fn query(conn: &Connection, q: TournamentQuery) -> rusqlite::Result<T
             let rows = st.query_map([], row)?;
             TournamentAnswer::Rows(rows.collect::<Result<_, _>>()?)
         }
-        TournamentQuery::Games(id) => {
-            let mut st = conn.prepare_cached(
-                "SELECT tournament_id, tid_game, game_id FROM tournament_games WHERE tournament_id = ?1 ORDER BY tid_game",
-            )?;
-            let rows = st.query_map([id], |r| {
-                Ok(TournamentGameRow { tournament_id: r.get(0)?, tid_game: r.get(1)?, game_id: r.get(2)? })
-            })?;
-            TournamentAnswer::Games(rows.collect::<Result<_, _>>()?)
-        }
+        TournamentQuery::Games(id) => game_links(
+            conn,
+            "SELECT tournament_id, tid_game, game_id FROM tournament_games WHERE tournament_id = ?1 ORDER BY tid_game",
+            &id,
+        )?,
         TournamentQuery::OfGame(id) => {
-            let mut st = conn
-                .prepare_cached("SELECT tournament_id, tid_game, game_id FROM tournament_games WHERE game_id = ?1")?;
-            let rows = st.query_map([id], |r| {
-                Ok(TournamentGameRow { tournament_id: r.get(0)?, tid_game: r.get(1)?, game_id: r.get(2)? })
-            })?;
-            TournamentAnswer::Games(rows.collect::<Result<_, _>>()?)
+            game_links(conn, "SELECT tournament_id, tid_game, game_id FROM tournament_games WHERE game_id = ?1", &id)?
         }
     })
 }
