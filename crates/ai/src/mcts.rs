@@ -9,8 +9,13 @@
 use crate::Rng;
 use rand::seq::SliceRandom;
 use rand::Rng as _;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 use tabula_core::{Agent, Game, Player, Status, ThinkContext};
+
+/// The most threads one search uses, whatever it is given.
+pub const MAX_THREADS: usize = 64;
 
 /// How a search is budgeted and tuned.
 #[derive(Debug, Clone)]
@@ -46,7 +51,7 @@ impl Default for MctsConfig {
 ///
 /// Games plug in their own policy (smarter playouts, a cut-off with an
 /// evaluation); [`RandomPolicy`] is the default.
-pub trait Policy<G: Game>: Send {
+pub trait Policy<G: Game>: Send + Clone {
     /// Play on from `state` (it may be changed freely) and return the value
     /// for the first player: 1 a win, 0.5 a draw, 0 a loss, or anything in
     /// between as an estimate.
@@ -55,6 +60,7 @@ pub trait Policy<G: Game>: Send {
 
 /// Uniformly random playouts to the end, or to a ply cap where the score (if
 /// the game keeps one) or else a draw is assumed.
+#[derive(Clone)]
 pub struct RandomPolicy<G: Game> {
     moves: Vec<G::Move>,
     /// The longest playout; past it the position is valued by its tie-breaker.
@@ -119,16 +125,199 @@ pub struct SearchStats {
     pub value: f64,
 }
 
+/// What one search thread owns: its playout policy, random generator,
+/// scratch position and buffers. The tree is shared; these are not.
+struct Worker<G: Game, P> {
+    policy: P,
+    rng: Rng,
+    state: Option<G>,
+    moves: Vec<G::Move>,
+    /// The nodes of this iteration, root first.
+    path: Vec<u32>,
+    /// The moves of `path` (one fewer: the root has none).
+    line: Vec<G::Move>,
+}
+
+impl<G: Game, P: Policy<G>> Worker<G, P> {
+    fn new(policy: P, rng: Rng) -> Self {
+        Worker { policy, rng, state: None, moves: Vec::new(), path: Vec::new(), line: Vec::new() }
+    }
+
+    /// One iteration: select a leaf, value it, back the value up.
+    ///
+    /// The shared tree is locked only to walk and update its statistics;
+    /// moves are replayed, children listed and playouts run outside the
+    /// lock, so several workers can search one tree. A visit is counted on
+    /// the way down (a "virtual loss" until the value arrives), which
+    /// steers the other workers away from the line this one is evaluating.
+    fn iterate(&mut self, tree: &Mutex<Vec<Node<G::Move>>>, root: u32, root_state: &G, config: &MctsConfig) {
+        let mut state = self.state.take().unwrap_or_else(|| root_state.clone());
+        state.clone_from(root_state);
+        self.path.clear();
+        self.line.clear();
+        let mut nodes = lock(tree);
+        nodes[root as usize].visits += 1;
+        self.path.push(root);
+        let mut n = root;
+        let mut replayed = 0;
+        let new_leaf = loop {
+            // A leaf's first visit is valued by a playout; it grows
+            // children on its second visit (the root always grows them).
+            let mut reached_new = false;
+            while nodes[n as usize].expanded && nodes[n as usize].num_children > 0 {
+                let c = select_child(&nodes, n, config.exploration);
+                let child = &mut nodes[c as usize];
+                reached_new = child.visits == 0;
+                child.visits += 1;
+                self.line.push(child.mv.expect("child has a move"));
+                self.path.push(c);
+                n = c;
+                if reached_new {
+                    break;
+                }
+            }
+            let expanded = nodes[n as usize].expanded;
+            drop(nodes);
+            for &mv in &self.line[replayed..] {
+                state.play(mv);
+            }
+            replayed = self.line.len();
+            if reached_new || expanded || state.status().is_over() {
+                break reached_new;
+            }
+            state.legal_moves(&mut self.moves);
+            self.moves.shuffle(&mut self.rng);
+            nodes = lock(tree);
+            // Another worker may have grown it meanwhile: then its
+            // children stand, and the walk goes on through them.
+            if !nodes[n as usize].expanded {
+                expand(&mut nodes, n, &self.moves, state.to_move(), config.max_nodes);
+            }
+        };
+        let (hash, plies) = if new_leaf { (state.hash(), state.plies()) } else { (0, 0) };
+        let value = if state.status().is_over() {
+            terminal_value(&state)
+        } else {
+            self.policy.playout(&mut state, &mut self.rng)
+        };
+        let mut nodes = lock(tree);
+        if new_leaf {
+            let leaf = &mut nodes[n as usize];
+            leaf.hash = hash;
+            leaf.plies = plies;
+        }
+        for &i in &self.path {
+            let node = &mut nodes[i as usize];
+            node.wins += if node.mover == Player::First { value } else { 1.0 - value };
+        }
+        drop(nodes);
+        self.state = Some(state);
+    }
+
+    /// Iterate until the budget is spent, another worker stopped the
+    /// search, or the deadline or a stop request comes; returns the
+    /// iterations run.
+    fn run(&mut self, search: &SharedSearch<'_, G>) -> u64 {
+        let mut done = 0u64;
+        loop {
+            if search.started.fetch_add(1, Ordering::Relaxed) >= search.max_iterations
+                || search.stop.load(Ordering::Relaxed)
+            {
+                break;
+            }
+            self.iterate(search.tree, search.root, search.state, search.config);
+            done += 1;
+            if done.is_multiple_of(64) && (search.deadline.is_some_and(|d| Instant::now() >= d) || search.ctx.stopped())
+            {
+                search.stop.store(true, Ordering::Relaxed);
+                break;
+            }
+        }
+        done
+    }
+}
+
+/// What the threads of one search share.
+struct SharedSearch<'a, G: Game> {
+    tree: &'a Mutex<Vec<Node<G::Move>>>,
+    root: u32,
+    state: &'a G,
+    config: &'a MctsConfig,
+    ctx: &'a ThinkContext,
+    deadline: Option<Instant>,
+    max_iterations: u64,
+    /// Iterations begun by all threads.
+    started: AtomicU64,
+    /// Set by the first thread to see the deadline or a stop request.
+    stop: AtomicBool,
+}
+
+/// The tree, even if a thread panicked while holding it (the panic is
+/// passed on when the threads are joined).
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// The child of `n` to walk into: an unvisited one if any (children are
+/// shuffled at expansion, so the first is a random one), else by UCT.
+#[inline]
+fn select_child<M>(nodes: &[Node<M>], n: u32, exploration: f64) -> u32 {
+    let node = &nodes[n as usize];
+    let (first, count) = (node.first_child, node.num_children);
+    let ln_n = (node.visits.max(1) as f64).ln();
+    let mut best = first;
+    let mut best_value = f64::NEG_INFINITY;
+    for i in first..first + count {
+        let child = &nodes[i as usize];
+        if child.visits == 0 {
+            return i;
+        }
+        let v = child.wins / child.visits as f64 + exploration * (ln_n / child.visits as f64).sqrt();
+        if v > best_value {
+            best_value = v;
+            best = i;
+        }
+    }
+    best
+}
+
+/// Give `n` the children `moves`, played by `mover`; none past the memory cap.
+fn expand<M: Copy>(nodes: &mut Vec<Node<M>>, n: u32, moves: &[M], mover: Player, max_nodes: usize) {
+    nodes[n as usize].expanded = true;
+    if nodes.len() >= max_nodes {
+        return;
+    }
+    let start = nodes.len() as u32;
+    nodes.extend(moves.iter().map(|&m| Node {
+        mv: Some(m),
+        parent: n,
+        first_child: NONE,
+        num_children: 0,
+        expanded: false,
+        mover,
+        visits: 0,
+        wins: 0.0,
+        hash: 0,
+        plies: 0,
+    }));
+    let node = &mut nodes[n as usize];
+    node.first_child = start;
+    node.num_children = moves.len() as u32;
+}
+
 /// A UCT searcher over any game.
+///
+/// Given more than one thread ([`ThinkContext::threads`]), it searches one
+/// shared tree from all of them (tree parallelism with virtual loss).
 pub struct Mcts<G: Game, P: Policy<G>> {
     /// The budget and tuning.
     pub config: MctsConfig,
-    policy: P,
-    rng: Rng,
+    /// The calling thread's worker; its policy is the one [`Mcts::policy`] shows.
+    main: Worker<G, P>,
+    /// The other threads' workers, kept between searches.
+    helpers: Vec<Worker<G, P>>,
     nodes: Vec<Node<G::Move>>,
     root: u32,
-    scratch: Option<G>,
-    moves: Vec<G::Move>,
     /// What the last search did.
     pub stats: SearchStats,
 }
@@ -139,12 +328,10 @@ impl<G: Game, P: Policy<G>> Mcts<G, P> {
         let rng = crate::rng(config.seed);
         Mcts {
             config,
-            policy,
-            rng,
+            main: Worker::new(policy, rng),
+            helpers: Vec::new(),
             nodes: Vec::new(),
             root: NONE,
-            scratch: None,
-            moves: Vec::new(),
             stats: SearchStats::default(),
         }
     }
@@ -243,102 +430,6 @@ impl<G: Game, P: Policy<G>> Mcts<G, P> {
         self.root = NONE;
     }
 
-    #[inline]
-    fn select_child(&mut self, n: u32) -> u32 {
-        let node = &self.nodes[n as usize];
-        let (first, count) = (node.first_child, node.num_children);
-        let ln_n = (node.visits.max(1) as f64).ln();
-        let c = self.config.exploration;
-        let mut best = first;
-        let mut best_value = f64::NEG_INFINITY;
-        for i in first..first + count {
-            let child = &self.nodes[i as usize];
-            if child.visits == 0 {
-                // Children are shuffled at expansion, so the first unvisited
-                // one is a random one.
-                return i;
-            }
-            let v = child.wins / child.visits as f64 + c * (ln_n / child.visits as f64).sqrt();
-            if v > best_value {
-                best_value = v;
-                best = i;
-            }
-        }
-        best
-    }
-
-    fn expand(&mut self, n: u32, state: &G) {
-        self.nodes[n as usize].expanded = true;
-        if self.nodes.len() >= self.config.max_nodes {
-            return;
-        }
-        state.legal_moves(&mut self.moves);
-        self.moves.shuffle(&mut self.rng);
-        let start = self.nodes.len() as u32;
-        let mover = state.to_move();
-        for &m in &self.moves {
-            self.nodes.push(Node {
-                mv: Some(m),
-                parent: n,
-                first_child: NONE,
-                num_children: 0,
-                expanded: false,
-                mover,
-                visits: 0,
-                wins: 0.0,
-                hash: 0,
-                plies: 0,
-            });
-        }
-        let node = &mut self.nodes[n as usize];
-        node.first_child = start;
-        node.num_children = self.moves.len() as u32;
-    }
-
-    fn iterate(&mut self, root_state: &G) {
-        let mut state = self.scratch.take().unwrap_or_else(|| root_state.clone());
-        state.clone_from(root_state);
-        let mut n = self.root;
-        loop {
-            if state.status().is_over() {
-                break;
-            }
-            // A leaf's first visit is valued by a playout; it grows children
-            // on its second visit (the root always grows them).
-            if n != self.root && self.nodes[n as usize].visits == 0 {
-                break;
-            }
-            if !self.nodes[n as usize].expanded {
-                self.expand(n, &state);
-            }
-            if self.nodes[n as usize].num_children == 0 {
-                break;
-            }
-            let c = self.select_child(n);
-            let mv = self.nodes[c as usize].mv.expect("child has a move");
-            state.play(mv);
-            let child = &mut self.nodes[c as usize];
-            if child.visits == 0 {
-                child.hash = state.hash();
-                child.plies = state.plies();
-            }
-            n = c;
-        }
-        let value = if state.status().is_over() {
-            terminal_value(&state)
-        } else {
-            self.policy.playout(&mut state, &mut self.rng)
-        };
-        let mut i = n;
-        while i != NONE {
-            let node = &mut self.nodes[i as usize];
-            node.visits += 1;
-            node.wins += if node.mover == Player::First { value } else { 1.0 - value };
-            i = node.parent;
-        }
-        self.scratch = Some(state);
-    }
-
     /// Search `state` and return the move with the most visits.
     ///
     /// ```
@@ -356,21 +447,36 @@ impl<G: Game, P: Policy<G>> Mcts<G, P> {
         if !(self.config.reuse_tree && self.reuse(state)) {
             self.new_root(state);
         }
-        let deadline = ctx.deadline_for(self.config.time, started);
-        let max_iterations = self.config.iterations.unwrap_or(u64::MAX);
-        let mut done = 0u64;
-        while done < max_iterations {
-            self.iterate(state);
-            done += 1;
-            if done.is_multiple_of(64) && (deadline.is_some_and(|d| Instant::now() >= d) || ctx.stopped()) {
-                break;
-            }
+        let threads = ctx.threads.clamp(1, MAX_THREADS);
+        while self.helpers.len() + 1 < threads {
+            let seed = self.main.rng.random();
+            self.helpers.push(Worker::new(self.main.policy.clone(), crate::rng(seed)));
         }
+        let tree = Mutex::new(std::mem::take(&mut self.nodes));
+        let shared = SharedSearch {
+            tree: &tree,
+            root: self.root,
+            state,
+            config: &self.config,
+            ctx,
+            deadline: ctx.deadline_for(self.config.time, started),
+            max_iterations: self.config.iterations.unwrap_or(u64::MAX),
+            started: AtomicU64::new(0),
+            stop: AtomicBool::new(false),
+        };
+        let main = &mut self.main;
+        let helpers = &mut self.helpers[..threads - 1];
+        let done = std::thread::scope(|scope| {
+            let others: Vec<_> = helpers.iter_mut().map(|w| scope.spawn(|| w.run(&shared))).collect();
+            let mine = main.run(&shared);
+            mine + others.into_iter().map(|t| t.join().expect("a search thread panicked")).sum::<u64>()
+        });
+        self.nodes = tree.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner());
         let root = &self.nodes[self.root as usize];
         if root.num_children == 0 || root.first_child == NONE {
             // No tree (memory cap at the root): fall back to any legal move.
-            state.legal_moves(&mut self.moves);
-            return self.moves[self.rng.random_range(0..self.moves.len())];
+            state.legal_moves(&mut self.main.moves);
+            return self.main.moves[self.main.rng.random_range(0..self.main.moves.len())];
         }
         let mut best = root.first_child;
         for i in root.first_child..root.first_child + root.num_children {
@@ -443,13 +549,14 @@ impl<G: Game, P: Policy<G>> Mcts<G, P> {
     }
 
     /// The leaf policy (games read what it gathered during the search).
+    /// With several threads, this is the calling thread's policy only.
     pub fn policy(&self) -> &P {
-        &self.policy
+        &self.main.policy
     }
 
     /// The leaf policy, to reset what it gathers.
     pub fn policy_mut(&mut self) -> &mut P {
-        &mut self.policy
+        &mut self.main.policy
     }
 }
 
@@ -464,5 +571,71 @@ impl<G: Game, P: Policy<G>> Agent<G> for Mcts<G, P> {
             (None, Some(t)) => format!("MCTS, {:.1} s", t.as_secs_f64()),
             (None, None) => "MCTS".into(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tabula_core::example::TicTacToe;
+    use tabula_core::NoOptions;
+
+    fn search_with(threads: usize, iterations: u64) -> (Mcts<TicTacToe, RandomPolicy<TicTacToe>>, u8) {
+        // X to move wins on cell 2 (cells 0 to 8, row by row).
+        let g = TicTacToe::from_position("xx.oo....", &NoOptions).unwrap();
+        let config = MctsConfig { iterations: Some(iterations), seed: 1, reuse_tree: false, ..MctsConfig::default() };
+        let mut ai = Mcts::new(config, RandomPolicy::default());
+        let mv = ai.search(&g, &ThinkContext { threads, ..ThinkContext::default() });
+        (ai, mv)
+    }
+
+    #[test]
+    fn two_threads_find_the_win_within_the_iteration_budget() {
+        let (ai, mv) = search_with(2, 3000);
+        assert_eq!(mv, 2);
+        assert_eq!(ai.stats.iterations, 3000);
+        assert_eq!(ai.nodes[ai.root as usize].visits, 3000);
+    }
+
+    /// Every visit counted on the way down (the virtual loss) was followed
+    /// by a value: a node's visits are its own first visit plus its
+    /// children's, and its wins never exceed its visits.
+    #[test]
+    fn parallel_search_leaves_no_virtual_loss_behind() {
+        for threads in [1, 2, 4] {
+            let (ai, _) = search_with(threads, 5000);
+            for (i, node) in ai.nodes.iter().enumerate() {
+                assert!(node.wins <= node.visits as f64 + 1e-9, "{threads} threads, node {i}");
+                if node.first_child == NONE {
+                    continue;
+                }
+                let children: u32 =
+                    (node.first_child..node.first_child + node.num_children).map(|c| ai.nodes[c as usize].visits).sum();
+                let own = u32::from(i as u32 != ai.root);
+                assert_eq!(node.visits, children + own, "{threads} threads, node {i}");
+            }
+        }
+    }
+
+    #[test]
+    fn one_thread_is_reproducible() {
+        let (a, mv_a) = search_with(1, 2000);
+        let (b, mv_b) = search_with(1, 2000);
+        assert_eq!(mv_a, mv_b);
+        let visits = |ai: &Mcts<TicTacToe, RandomPolicy<TicTacToe>>| {
+            ai.root_moves().iter().map(|m| m.visits).collect::<Vec<_>>()
+        };
+        assert_eq!(visits(&a), visits(&b));
+    }
+
+    #[test]
+    fn a_deadline_stops_every_thread() {
+        let g = TicTacToe::new(&NoOptions);
+        let config = MctsConfig { iterations: None, time: Some(Duration::from_millis(50)), ..MctsConfig::default() };
+        let mut ai = Mcts::new(config, RandomPolicy::default());
+        let began = Instant::now();
+        ai.search(&g, &ThinkContext { threads: 2, ..ThinkContext::default() });
+        assert!(began.elapsed() < Duration::from_secs(5));
+        assert!(ai.stats.iterations > 0);
     }
 }

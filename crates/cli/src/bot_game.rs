@@ -153,7 +153,7 @@ impl Snapshot {
             .map(|&d| received + Duration::from_millis(d.saturating_sub(self.server_time_ms)))
             .min()
             .map(|d| d.checked_sub(LATENCY_MARGIN).unwrap_or(received));
-        ThinkContext { remaining, increment, deadline, stop: None }
+        ThinkContext { remaining, increment, deadline, ..ThinkContext::default() }
     }
 }
 

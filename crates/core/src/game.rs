@@ -276,6 +276,9 @@ pub struct ThinkContext {
     pub deadline: Option<Instant>,
     /// Set from outside to stop at once (UCI `stop`, server shutdown).
     pub stop: Option<Arc<AtomicBool>>,
+    /// How many threads the agent may think with; 0 and 1 both mean one.
+    /// Agents that cannot use more ignore it.
+    pub threads: usize,
 }
 
 impl ThinkContext {

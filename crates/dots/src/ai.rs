@@ -168,6 +168,7 @@ impl Game for Focus {
 
 /// Playouts for Dots: near-dot moves without pointless self-captures, cut
 /// off after `cutoff` plies and valued by the score difference.
+#[derive(Clone)]
 pub struct DotsPolicy {
     /// Plies a playout runs before the score values it.
     pub cutoff: u32,

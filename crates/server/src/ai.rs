@@ -118,6 +118,9 @@ async fn think_inner(app: &Arc<App>, job: Job) {
             },
             deadline: room.m.clock.deadline().map(|d| Instant::now() + Duration::from_millis(d.saturating_sub(now))),
             stop: Some(job.stop.clone()),
+            // One thread per AI seat: the AI slots already spread the seats
+            // of many games over the cores.
+            threads: 1,
         };
         let idx = job.player.index();
         if let Some(level) = room.seats[idx].unlisted_level(room.game) {

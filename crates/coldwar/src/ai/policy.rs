@@ -12,6 +12,7 @@ use tabula_ai::{Policy, Rng};
 use tabula_core::{Game, Player};
 
 /// Cold War playouts: short random playouts scored by squares and pieces held.
+#[derive(Clone)]
 pub struct ColdWarPolicy {
     moves: Vec<Move>,
     /// Random plies before the board is scored.

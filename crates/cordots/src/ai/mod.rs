@@ -17,6 +17,7 @@ use tabula_core::{Agent, Game, LevelSpec, Player};
 /// win probability for White) with the result of a random playout from it.
 /// The playout sees what the evaluation cannot (the tie-breaker at the cap,
 /// eliminations); the evaluation cuts the playout's noise.
+#[derive(Clone)]
 pub struct EvalPolicy {
     /// Longest playout; past it the position is judged by the tie-breaker.
     pub plies: u32,

@@ -1,7 +1,8 @@
 //! AI levels for `tabula play`/`match` and the server. Every level but
 //! `random` is the alpha-beta engine with a depth and time budget; the agent
 //! keeps its transposition table between moves and honours the caller's
-//! clock, deadline and stop flag through [`ThinkContext`].
+//! clock, deadline, stop flag and threads (Lazy SMP) through
+//! [`ThinkContext`].
 
 use super::search::{Engine, Limits};
 use crate::rules::Cumisitha;
@@ -76,6 +77,10 @@ impl Agent<Cumisitha> for EngineAgent {
         let time = ctx.cap(Duration::from_millis(self.level.millis));
         let limits = Limits { depth: self.level.depth, nodes: None, soft_time: Some(time), hard_time: Some(time) };
         let stop = ctx.stop.clone().unwrap_or_else(|| Arc::new(AtomicBool::new(false)));
+        let threads = ctx.threads.max(1);
+        if self.engine.threads() != threads {
+            self.engine.set_threads(threads);
+        }
         let result = self.engine.search(state.board(), limits, stop, &mut |_| {});
         result.best.or_else(|| moves.first().copied()).expect("choose is only called on ongoing games")
     }
