@@ -4,6 +4,9 @@
 //! order its moves, which moves are noisy, its own table key) comes through
 //! the [`Evaluator`] hooks, so every game uses this one search.
 
+use std::cell::UnsafeCell;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 use tabula_core::{Agent, Game, Status, ThinkContext};
 
@@ -47,7 +50,7 @@ impl<M: Copy + PartialEq> OrderHints<'_, M> {
 /// A game's knowledge for alpha-beta. Only [`Evaluator::evaluate`] is
 /// required; the other hooks make the search stronger where the game can
 /// say more.
-pub trait Evaluator<G: Game>: Send {
+pub trait Evaluator<G: Game>: Send + Clone {
     /// Whether the game has a quiescence search ([`Evaluator::stand_pat`]
     /// and [`Evaluator::noisy_moves`]).
     const QUIESCENCE: bool = false;
@@ -186,15 +189,60 @@ fn from_tt(score: i32, ply: usize) -> i32 {
     }
 }
 
-/// Negamax alpha-beta with iterative deepening, principal-variation search,
-/// a transposition table, killers and history, and an optional quiescence
-/// search, over any game with an [`Evaluator`].
-pub struct AlphaBeta<G: Game, E: Evaluator<G>> {
-    /// The budget.
-    pub config: AlphaBetaConfig,
-    /// The game's knowledge.
-    pub eval: E,
-    tt: Vec<TtEntry<G::Move>>,
+/// One table slot behind a one-byte try-lock. A `Mutex` would do, but its
+/// lock, unlock and poison check cost a single-threaded search about a
+/// tenth of its speed; this costs one compare-and-swap and one store.
+struct Slot<M> {
+    busy: AtomicBool,
+    entry: UnsafeCell<TtEntry<M>>,
+}
+
+// SAFETY: `entry` is only read or written by the thread that has just set
+// `busy` from false to true (Acquire), and that thread clears it (Release)
+// when done, so no two threads ever touch `entry` at once.
+unsafe impl<M: Send> Sync for Slot<M> {}
+
+/// The transposition table, shared by the threads of a search. Each slot
+/// has its own lock, only ever tried: a slot another thread holds reads as
+/// a miss and is not written, so no thread waits for another.
+struct Table<M> {
+    slots: Box<[Slot<M>]>,
+}
+
+impl<M: Copy> Table<M> {
+    fn new(bits: u32) -> Self {
+        let slot = |_| Slot { busy: AtomicBool::new(false), entry: UnsafeCell::new(TtEntry::default()) };
+        Table { slots: (0..1usize << bits).map(slot).collect() }
+    }
+
+    /// Runs `f` on the slot for `key`, unless another thread holds it.
+    fn with_slot<R>(&self, key: u64, f: impl FnOnce(&mut TtEntry<M>) -> R) -> Option<R> {
+        let slot = &self.slots[(key as usize) & (self.slots.len() - 1)];
+        if slot.busy.compare_exchange(false, true, Ordering::Acquire, Ordering::Relaxed).is_err() {
+            return None;
+        }
+        // SAFETY: this thread holds `busy` (see `Slot`); `f` cannot panic
+        // half-way through a write of a `Copy` entry, and the flag is
+        // cleared whatever it returns.
+        let r = f(unsafe { &mut *slot.entry.get() });
+        slot.busy.store(false, Ordering::Release);
+        Some(r)
+    }
+
+    /// The entry for `key`, if the table holds it.
+    fn probe(&self, key: u64) -> Option<TtEntry<M>> {
+        self.with_slot(key, |e| *e).filter(|e| e.key == key)
+    }
+
+    fn store(&self, e: TtEntry<M>) {
+        self.with_slot(e.key, |slot| *slot = e);
+    }
+}
+
+/// What one thread of a search owns: the evaluation, killers, history and
+/// buffers. The table is shared.
+struct Searcher<G: Game, E> {
+    eval: E,
     killers: Vec<[Option<G::Move>; 2]>,
     /// `[side * HISTORY_SLOTS + slot]` cut-off counts.
     history: Vec<i32>,
@@ -202,8 +250,57 @@ pub struct AlphaBeta<G: Game, E: Evaluator<G>> {
     /// Spare states, so a child costs a `clone_from`, not an allocation.
     children: Vec<G>,
     nodes: u64,
-    deadline: Option<Instant>,
     aborted: bool,
+    /// The best move at the root of the last depth searched.
+    root_best: Option<G::Move>,
+}
+
+/// The deepest depth any thread of a search has finished, with its score
+/// and best move: the search's answer so far.
+#[derive(Clone, Copy)]
+struct Finished<M> {
+    depth: u32,
+    score: i32,
+    best: Option<M>,
+}
+
+/// What the threads of one search share.
+struct Shared<'a, M> {
+    tt: &'a Table<M>,
+    ctx: &'a ThinkContext,
+    deadline: Option<Instant>,
+    max_nodes: Option<u64>,
+    quiescence: bool,
+    /// Set when the main thread is done, so the helpers stop too.
+    stop: AtomicBool,
+    finished: Mutex<Finished<M>>,
+}
+
+impl<M: Copy> Shared<'_, M> {
+    /// Records a finished depth; returns the deepest finished so far.
+    fn finish(&self, depth: u32, score: i32, best: Option<M>) -> u32 {
+        let mut f = self.finished.lock().unwrap_or_else(|p| p.into_inner());
+        if depth > f.depth {
+            *f = Finished { depth, score, best };
+        }
+        f.depth
+    }
+}
+
+/// Negamax alpha-beta with iterative deepening, principal-variation search,
+/// a transposition table, killers and history, and an optional quiescence
+/// search, over any game with an [`Evaluator`].
+///
+/// Given more than one thread ([`ThinkContext::threads`]), it runs Lazy
+/// SMP: helper threads search the same position at once, staggered in
+/// depth, and share what they find through the table; the calling thread's
+/// result is the answer.
+pub struct AlphaBeta<G: Game, E: Evaluator<G>> {
+    /// The budget.
+    pub config: AlphaBetaConfig,
+    tt: Table<G::Move>,
+    main: Searcher<G, E>,
+    helpers: Vec<Searcher<G, E>>,
     /// What the last search found.
     pub stats: AbStats,
 }
@@ -211,31 +308,36 @@ pub struct AlphaBeta<G: Game, E: Evaluator<G>> {
 impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
     /// A search with this budget and evaluation.
     pub fn new(config: AlphaBetaConfig, eval: E) -> Self {
-        let tt = vec![TtEntry::default(); 1usize << config.tt_bits];
-        AlphaBeta {
-            config,
+        let tt = Table::new(config.tt_bits);
+        AlphaBeta { config, tt, main: Searcher::new(eval), helpers: Vec::new(), stats: AbStats::default() }
+    }
+
+    /// The game's knowledge (the calling thread's copy).
+    pub fn eval(&self) -> &E {
+        &self.main.eval
+    }
+}
+
+impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
+    fn new(eval: E) -> Self {
+        Searcher {
             eval,
-            tt,
             killers: vec![[None; 2]; MAX_PLY],
             history: vec![0; 2 * E::HISTORY_SLOTS],
             buffers: Vec::new(),
             children: Vec::new(),
             nodes: 0,
-            deadline: None,
             aborted: false,
-            stats: AbStats::default(),
+            root_best: None,
         }
     }
 
-    fn tt_index(&self, key: u64) -> usize {
-        (key as usize) & (self.tt.len() - 1)
-    }
-
-    fn out_of_budget(&mut self, ctx: &ThinkContext) -> bool {
-        if !self.aborted && self.nodes & 1023 == 0 {
-            let late = self.deadline.is_some_and(|d| Instant::now() >= d);
-            let too_many = self.config.max_nodes.is_some_and(|n| self.nodes >= n);
-            if late || too_many || ctx.stopped() {
+    fn out_of_budget(&mut self, sh: &Shared<'_, G::Move>) -> bool {
+        // Checked on the first node too, so a search asked to stop finishes no depth.
+        if !self.aborted && self.nodes & 1023 == 1 {
+            let late = sh.deadline.is_some_and(|d| Instant::now() >= d);
+            let too_many = sh.max_nodes.is_some_and(|n| self.nodes >= n);
+            if late || too_many || sh.ctx.stopped() || sh.stop.load(Ordering::Relaxed) {
                 self.aborted = true;
             }
         }
@@ -272,12 +374,20 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
         c
     }
 
-    fn quiesce(&mut self, state: &G, ply: usize, qdepth: u32, mut alpha: i32, beta: i32, ctx: &ThinkContext) -> i32 {
+    fn quiesce(
+        &mut self,
+        state: &G,
+        ply: usize,
+        qdepth: u32,
+        mut alpha: i32,
+        beta: i32,
+        sh: &Shared<'_, G::Move>,
+    ) -> i32 {
         self.nodes += 1;
         if let Some(t) = Self::terminal(state, ply) {
             return t;
         }
-        if self.out_of_budget(ctx) {
+        if self.out_of_budget(sh) {
             return 0;
         }
         let stand = self.eval.stand_pat(state);
@@ -291,7 +401,7 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
         self.eval.noisy_moves(state, &mut moves);
         for &m in &moves {
             let child = self.child(state, m);
-            let score = -self.quiesce(&child, ply + 1, qdepth + 1, -beta, -alpha, ctx);
+            let score = -self.quiesce(&child, ply + 1, qdepth + 1, -beta, -alpha, sh);
             self.children.push(child);
             if self.aborted {
                 break;
@@ -310,31 +420,37 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
         best
     }
 
-    fn negamax(&mut self, state: &G, depth: u32, ply: usize, mut alpha: i32, beta: i32, ctx: &ThinkContext) -> i32 {
+    fn negamax(
+        &mut self,
+        state: &G,
+        depth: u32,
+        ply: usize,
+        mut alpha: i32,
+        beta: i32,
+        sh: &Shared<'_, G::Move>,
+    ) -> i32 {
         if let Some(t) = Self::terminal(state, ply) {
             self.nodes += 1;
             return t;
         }
         if depth == 0 || ply + 1 >= MAX_PLY {
-            return if E::QUIESCENCE && self.config.quiescence {
-                self.quiesce(state, ply, 0, alpha, beta, ctx)
+            return if E::QUIESCENCE && sh.quiescence {
+                self.quiesce(state, ply, 0, alpha, beta, sh)
             } else {
                 self.nodes += 1;
                 self.eval.evaluate(state)
             };
         }
         self.nodes += 1;
-        if self.out_of_budget(ctx) {
+        if self.out_of_budget(sh) {
             return 0;
         }
         if ply > 0 && self.eval.is_search_draw(state) {
             return 0;
         }
         let key = self.eval.key(state);
-        let idx = self.tt_index(key);
-        let e = self.tt[idx];
         let mut tt_move = None;
-        if e.key == key {
+        if let Some(e) = sh.tt.probe(key) {
             tt_move = e.best;
             if e.depth as u32 >= depth && ply > 0 {
                 let s = from_tt(e.score, ply);
@@ -358,12 +474,12 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
         for (i, &m) in moves.iter().enumerate() {
             let child = self.child(state, m);
             let score = if i == 0 {
-                -self.negamax(&child, depth - 1, ply + 1, -beta, -alpha, ctx)
+                -self.negamax(&child, depth - 1, ply + 1, -beta, -alpha, sh)
             } else {
                 // A null window first: most moves only need proving worse.
-                let s = -self.negamax(&child, depth - 1, ply + 1, -alpha - 1, -alpha, ctx);
+                let s = -self.negamax(&child, depth - 1, ply + 1, -alpha - 1, -alpha, sh);
                 if s > alpha && s < beta && !self.aborted {
-                    -self.negamax(&child, depth - 1, ply + 1, -beta, -alpha, ctx)
+                    -self.negamax(&child, depth - 1, ply + 1, -beta, -alpha, sh)
                 } else {
                     s
                 }
@@ -375,6 +491,9 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
             if score > best {
                 best = score;
                 best_move = Some(m);
+                if ply == 0 {
+                    self.root_best = best_move;
+                }
                 if score > alpha {
                     alpha = score;
                 }
@@ -402,12 +521,40 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
             } else {
                 Bound::Exact
             };
-            self.tt[idx] =
-                TtEntry { key, best: best_move, score: to_tt(best, ply), depth: depth.min(255) as u8, bound };
+            sh.tt.store(TtEntry { key, best: best_move, score: to_tt(best, ply), depth: depth.min(255) as u8, bound });
         }
         best
     }
 
+    /// Iterative deepening from `first` depth up, until the budget, the
+    /// stop flag or a forced result ends it. Each depth finished goes to
+    /// the shared record, and a depth another thread has already finished
+    /// is skipped: the table holds its results, so this thread goes deeper.
+    fn deepen(&mut self, state: &G, first: u32, max_depth: u32, sh: &Shared<'_, G::Move>) {
+        self.nodes = 0;
+        self.aborted = false;
+        self.killers.fill([None; 2]);
+        for h in self.history.iter_mut() {
+            *h /= 8;
+        }
+        let mut depth = first;
+        while depth <= max_depth {
+            self.root_best = None;
+            let score = self.negamax(state, depth, 0, -INF, INF, sh);
+            if self.aborted {
+                break;
+            }
+            let deepest = sh.finish(depth, score, self.root_best);
+            if score.abs() >= FORCED {
+                sh.stop.store(true, Ordering::Relaxed);
+                break; // a forced result
+            }
+            depth = depth.max(deepest) + 1;
+        }
+    }
+}
+
+impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
     /// Search with iterative deepening; returns the best move of the
     /// deepest depth searched to the end (a depth cut short by the budget
     /// is thrown away). `state` is ongoing.
@@ -416,6 +563,7 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
     /// use tabula_ai::{AlphaBeta, AlphaBetaConfig, Evaluator};
     /// use tabula_core::{example::TicTacToe, Game, NoOptions, ThinkContext};
     /// // No knowledge at all: the search alone finds the block on cell 2.
+    /// #[derive(Clone)]
     /// struct Blind;
     /// impl Evaluator<TicTacToe> for Blind {
     ///     fn evaluate(&mut self, _: &TicTacToe) -> i32 {
@@ -429,13 +577,6 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
     /// ```
     pub fn search(&mut self, state: &G, ctx: &ThinkContext) -> G::Move {
         let started = Instant::now();
-        self.nodes = 0;
-        self.aborted = false;
-        self.killers.fill([None; 2]);
-        for h in self.history.iter_mut() {
-            *h /= 8;
-        }
-        self.deadline = ctx.deadline_for(self.config.time, started);
         let mut moves = Vec::new();
         state.legal_moves(&mut moves);
         let mut best = moves[0];
@@ -443,25 +584,46 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
         if moves.len() == 1 {
             return best;
         }
-        for depth in 1..=self.config.max_depth {
-            let score = self.negamax(state, depth, 0, -INF, INF, ctx);
-            if self.aborted {
-                break;
-            }
-            let key = self.eval.key(state);
-            let e = self.tt[self.tt_index(key)];
-            if e.key == key {
-                if let Some(m) = e.best {
-                    best = m;
-                }
-            }
-            self.stats.depth = depth;
-            self.stats.score = score;
-            if score.abs() >= FORCED {
-                break; // a forced result
-            }
+        let threads = ctx.threads.clamp(1, crate::mcts::MAX_THREADS);
+        while self.helpers.len() + 1 < threads {
+            self.helpers.push(Searcher::new(self.main.eval.clone()));
         }
-        self.stats.nodes = self.nodes;
+        let sh = Shared {
+            tt: &self.tt,
+            ctx,
+            deadline: ctx.deadline_for(self.config.time, started),
+            max_nodes: self.config.max_nodes,
+            quiescence: self.config.quiescence,
+            stop: AtomicBool::new(false),
+            finished: Mutex::new(Finished { depth: 0, score: 0, best: None }),
+        };
+        let max_depth = self.config.max_depth;
+        let (main, helpers) = (&mut self.main, &mut self.helpers[..threads - 1]);
+        let helper_nodes = std::thread::scope(|scope| {
+            // Half the helpers start a depth deeper, so the threads do not
+            // all search the same tree in step.
+            let running: Vec<_> = helpers
+                .iter_mut()
+                .enumerate()
+                .map(|(i, h)| {
+                    let sh = &sh;
+                    scope.spawn(move || {
+                        h.deepen(state, 1 + (i as u32 % 2), max_depth, sh);
+                        h.nodes
+                    })
+                })
+                .collect();
+            main.deepen(state, 1, max_depth, &sh);
+            sh.stop.store(true, Ordering::Relaxed);
+            running.into_iter().map(|t| t.join().expect("a search thread panicked")).sum::<u64>()
+        });
+        let f = sh.finished.into_inner().unwrap_or_else(|p| p.into_inner());
+        if let Some(m) = f.best {
+            best = m;
+        }
+        self.stats.depth = f.depth;
+        self.stats.score = f.score;
+        self.stats.nodes = self.main.nodes + helper_nodes;
         self.stats.elapsed = started.elapsed();
         best
     }
@@ -477,9 +639,7 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
         let mut pos = state.clone();
         let mut legal = Vec::new();
         while line.len() < max && !pos.status().is_over() {
-            let key = self.eval.key(&pos);
-            let e = self.tt[self.tt_index(key)];
-            let Some(m) = e.best.filter(|_| e.key == key) else { break };
+            let Some(m) = self.tt.probe(self.main.eval.key(&pos)).and_then(|e| e.best) else { break };
             pos.legal_moves(&mut legal);
             if !legal.contains(&m) {
                 break;

@@ -6,6 +6,7 @@ use tabula_ai::{AlphaBeta, AlphaBetaConfig, Evaluator, Mcts, MctsConfig, RandomP
 use tabula_core::example::TicTacToe;
 use tabula_core::{Agent, Game, NoOptions, Outcome, Status, ThinkContext};
 
+#[derive(Clone)]
 struct Zero;
 impl Evaluator<TicTacToe> for Zero {
     fn evaluate(&mut self, _: &TicTacToe) -> i32 {
@@ -84,4 +85,38 @@ fn perfect_players_draw() {
         g.play(m);
     }
     assert_eq!(g.status(), Status::Over(Outcome::draw("board full")));
+}
+
+#[test]
+fn alphabeta_on_several_threads_solves_tictactoe() {
+    for threads in [2, 4] {
+        let ctx = ThinkContext { threads, ..ThinkContext::default() };
+        let mut ab = AlphaBeta::new(AlphaBetaConfig { max_depth: 9, time: None, ..AlphaBetaConfig::default() }, Zero);
+        ab.search(&TicTacToe::new(&NoOptions), &ctx);
+        assert_eq!(ab.stats.score, 0, "{threads} threads: tic-tac-toe is a draw");
+        assert_eq!(ab.stats.depth, 9, "{threads} threads: the answer comes from a finished depth");
+        let win = TicTacToe::from_position("xx.oo....", &NoOptions).unwrap();
+        assert_eq!(ab.search(&win, &ctx), 2);
+        assert_eq!(ab.stats.score, WIN - 1);
+        let block = TicTacToe::from_position("xx..o....", &NoOptions).unwrap();
+        assert_eq!(ab.search(&block, &ctx), 2, "{threads} threads: o must block");
+        // Perfect players draw, whichever thread's answer is taken.
+        let mut g = TicTacToe::new(&NoOptions);
+        while !g.status().is_over() {
+            let m = ab.search(&g, &ctx);
+            g.play(m);
+        }
+        assert_eq!(g.status(), Status::Over(Outcome::draw("board full")), "{threads} threads");
+    }
+}
+
+#[test]
+fn alphabeta_helpers_stop_with_the_budget() {
+    // A stop request ends every thread: the search returns at once.
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+    let ctx = ThinkContext { threads: 2, stop: Some(stop), ..ThinkContext::default() };
+    let mut ab = AlphaBeta::new(AlphaBetaConfig { max_depth: 9, time: None, ..AlphaBetaConfig::default() }, Zero);
+    let m = ab.search(&TicTacToe::new(&NoOptions), &ctx);
+    assert!(m < 9);
+    assert_eq!(ab.stats.depth, 0, "no depth can finish once stopped");
 }
