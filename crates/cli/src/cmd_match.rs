@@ -40,6 +40,15 @@ pub struct Args {
     /// A game option as key=value (repeatable)
     #[arg(long = "option", short = 'o', value_name = "KEY=VALUE")]
     options: Vec<String>,
+    /// Threads A thinks with (B keeps --threads-b): `--threads 2` against
+    /// the same AI measures what a second core is worth. AIs that cannot
+    /// use more threads ignore it. Give each game its cores: keep --jobs
+    /// times the threads within the machine's cores
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
+    threads: u16,
+    /// Threads B thinks with
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
+    threads_b: u16,
     /// Print the summary as JSON
     #[arg(long)]
     json: bool,
@@ -71,6 +80,7 @@ impl GameResult {
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 fn play_one(
     game: &dyn DynGame,
     options: &[(String, String)],
@@ -79,11 +89,14 @@ fn play_one(
     index: usize,
     seed: u64,
     cost: MoveCost,
+    threads: [usize; 2],
 ) -> Result<GameResult> {
     let a_first = index.is_multiple_of(2);
     let game_seed = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(index as u64 * 2);
     let (first, second) = if a_first { (a, b) } else { (b, a) };
-    let played = play_game(game, options, first, second, game_seed, &format!("game {}", index + 1), cost)?;
+    let threads = if a_first { threads } else { [threads[1], threads[0]] };
+    let label = format!("game {}", index + 1);
+    let played = play_game(game, options, first, second, game_seed, &label, cost, threads)?;
     let a_player = if a_first { Player::First } else { Player::Second };
     let a_score = match played.winner {
         Some(w) if w == a_player => 1.0,
@@ -120,6 +133,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let jobs = args.jobs.clamp(1, 64);
     let cost = args.move_ms.map_or(MoveCost::Measured, MoveCost::Fixed);
     let (a, b) = (strip_ai(&args.a), strip_ai(&args.b));
+    let threads = [usize::from(args.threads), usize::from(args.threads_b)];
     for spec in [a, b] {
         game.new_agent(spec, 0).map_err(|e| input_error(e.to_string()))?;
     }
@@ -135,7 +149,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 if i >= args.games || failure.lock().unwrap().is_some() {
                     break;
                 }
-                match play_one(game, &options, a, b, i, args.seed, cost) {
+                match play_one(game, &options, a, b, i, args.seed, cost, threads) {
                     Ok(r) => {
                         results.lock().unwrap()[i] = Some(r.clone());
                         let mut t = tally.lock().unwrap();
@@ -197,12 +211,21 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 "elo": fmt_elo(mean), "elo_ci95": [fmt_elo(lo), fmt_elo(hi)],
                 "a_score_moving_first": if first_games > 0 { first_score / first_games as f64 } else { f64::NAN },
                 "average_plies": avg_plies, "seed": args.seed,
+                "threads": {"a": args.threads, "b": args.threads_b},
                 "endings": endings.iter().map(|(r, k)| serde_json::json!({"reason": r, "games": k})).collect::<Vec<_>>(),
                 "average_points": avg_points.map(|[pa, pb]| serde_json::json!({"a": pa, "b": pb})),
             })
         );
     } else {
-        println!("{}: A = {a}, B = {b}, {} games, seed {}", game.id(), results.len(), args.seed);
+        let with_threads = |spec: &str, n: u16| if n > 1 { format!("{spec} ({n} threads)") } else { spec.to_string() };
+        println!(
+            "{}: A = {}, B = {}, {} games, seed {}",
+            game.id(),
+            with_threads(a, args.threads),
+            with_threads(b, args.threads_b),
+            results.len(),
+            args.seed
+        );
         println!("A: {wins} wins, {draws} draws, {losses} losses");
         println!("A's score: {:.1}% (95% CI {:.1}% to {:.1}%)", mean * 100.0, lo * 100.0, hi * 100.0);
         println!("Elo difference A - B: {} (95% CI {} to {})", fmt_elo(mean), fmt_elo(lo), fmt_elo(hi));

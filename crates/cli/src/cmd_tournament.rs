@@ -266,7 +266,16 @@ pub fn run(args: Args) -> Result<ExitCode> {
                     Err(_) => break,
                 };
                 let label = format!("game {}", job.id + 1);
-                let r = play_game(game, &job.options, &job.first, &job.second, job.seed, &label, MoveCost::Measured);
+                let r = play_game(
+                    game,
+                    &job.options,
+                    &job.first,
+                    &job.second,
+                    job.seed,
+                    &label,
+                    MoveCost::Measured,
+                    [1, 1],
+                );
                 if tx.send((job.id, r)).is_err() {
                     break;
                 }

@@ -4,8 +4,9 @@
 use anyhow::{anyhow, Result};
 use cpu_time::ThreadTime;
 use indicatif::{ProgressBar, ProgressStyle};
+use std::time::Instant;
 use tabula_core::matches::{Match, MatchError};
-use tabula_core::{DynGame, Player};
+use tabula_core::{DynGame, Player, ThinkContext};
 
 /// A finished AI-vs-AI game.
 #[derive(Clone, Debug)]
@@ -43,7 +44,11 @@ pub fn strip_ai(spec: &str) -> &str {
 /// simulated time: nobody waits, each move is charged `cost`, the AIs are
 /// told their remaining time as in a real game, and the clock ends the game
 /// as the rules say (a flag loses, a match clock's tie-breaker and
-/// overtime).
+/// overtime). `threads` are the threads each side may think with (first,
+/// second); a side given more than one is charged the wall time it took
+/// under [`MoveCost::Measured`], as a real clock would, since its helper
+/// threads' CPU time is not its calling thread's.
+#[allow(clippy::too_many_arguments)]
 pub fn play_game(
     game: &dyn DynGame,
     options: &[(String, String)],
@@ -52,6 +57,7 @@ pub fn play_game(
     seed: u64,
     label: &str,
     cost: MoveCost,
+    threads: [usize; 2],
 ) -> Result<Played> {
     let mut agents = [game.new_agent(first, seed)?, game.new_agent(second, seed.wrapping_add(1))?];
     let state = game.new_state(options)?;
@@ -62,10 +68,12 @@ pub fn play_game(
     let mut plies = 0;
     while m.result.is_none() {
         let mover = m.state.to_move();
-        let ctx = m.think_context(now);
-        let cpu = ThreadTime::now();
+        let threads = threads[mover.index()].max(1);
+        let ctx = ThinkContext { threads, ..m.think_context(now) };
+        let (cpu, wall) = (ThreadTime::now(), Instant::now());
         let mv = agents[mover.index()].choose(m.state.as_ref(), &ctx)?;
         now += match cost {
+            MoveCost::Measured if threads > 1 => wall.elapsed().as_millis() as u64,
             MoveCost::Measured => cpu.elapsed().as_millis() as u64,
             MoveCost::Fixed(ms) => ms,
         };
