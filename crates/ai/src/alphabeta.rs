@@ -584,7 +584,7 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
         if moves.len() == 1 {
             return best;
         }
-        let threads = ctx.threads.clamp(1, crate::mcts::MAX_THREADS);
+        let threads = ctx.thread_count();
         while self.helpers.len() + 1 < threads {
             self.helpers.push(Searcher::new(self.main.eval.clone()));
         }

@@ -14,9 +14,6 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 use tabula_core::{Agent, Game, Player, Status, ThinkContext};
 
-/// The most threads one search uses, whatever it is given.
-pub const MAX_THREADS: usize = 64;
-
 /// How a search is budgeted and tuned.
 #[derive(Debug, Clone)]
 pub struct MctsConfig {
@@ -447,7 +444,7 @@ impl<G: Game, P: Policy<G>> Mcts<G, P> {
         if !(self.config.reuse_tree && self.reuse(state)) {
             self.new_root(state);
         }
-        let threads = ctx.threads.clamp(1, MAX_THREADS);
+        let threads = ctx.thread_count();
         while self.helpers.len() + 1 < threads {
             let seed = self.main.rng.random();
             self.helpers.push(Worker::new(self.main.policy.clone(), crate::rng(seed)));

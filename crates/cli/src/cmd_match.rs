@@ -44,10 +44,10 @@ pub struct Args {
     /// the same AI measures what a second core is worth. AIs that cannot
     /// use more threads ignore it. Give each game its cores: keep --jobs
     /// times the threads within the machine's cores
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=tabula_core::MAX_THREADS as i64))]
     threads: u16,
     /// Threads B thinks with
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=tabula_core::MAX_THREADS as i64))]
     threads_b: u16,
     /// Print the summary as JSON
     #[arg(long)]

@@ -281,7 +281,22 @@ pub struct ThinkContext {
     pub threads: usize,
 }
 
+/// The most threads an agent thinks with, whatever it is given.
+pub const MAX_THREADS: usize = 64;
+
 impl ThinkContext {
+    /// The threads to think with: [`ThinkContext::threads`], at least one
+    /// and at most [`MAX_THREADS`].
+    ///
+    /// ```
+    /// use tabula_core::ThinkContext;
+    /// assert_eq!(ThinkContext::default().thread_count(), 1);
+    /// assert_eq!(ThinkContext { threads: 1000, ..ThinkContext::default() }.thread_count(), 64);
+    /// ```
+    pub fn thread_count(&self) -> usize {
+        self.threads.clamp(1, MAX_THREADS)
+    }
+
     /// Whether someone asked the agent to stop at once.
     pub fn stopped(&self) -> bool {
         self.stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed))

@@ -31,6 +31,6 @@ pub use analysis::{Analysis, EvalUnit, Evaluation, GameResult, MoveValue, Search
 pub use clock::{Clock, ClockEvent, TimeControl, TimeControlError};
 pub use dynamic::{AgentFactory, DynAgent, DynGame, DynState, Entry, RandomPlayout, Registry};
 pub use error::{MoveError, MoveErrorKind, NotationError, OptionError, RecordError, RecordProblem, TabulaError};
-pub use game::{Agent, Game, GameMeta, LevelSpec, Outcome, Player, Status, ThinkContext};
+pub use game::{Agent, Game, GameMeta, LevelSpec, Outcome, Player, Status, ThinkContext, MAX_THREADS};
 pub use options::{GameOptions, NoOptions, OptionSpec};
 pub use record::{GameLog, Replayed};

@@ -77,7 +77,7 @@ impl Agent<Cumisitha> for EngineAgent {
         let time = ctx.cap(Duration::from_millis(self.level.millis));
         let limits = Limits { depth: self.level.depth, nodes: None, soft_time: Some(time), hard_time: Some(time) };
         let stop = ctx.stop.clone().unwrap_or_else(|| Arc::new(AtomicBool::new(false)));
-        let threads = ctx.threads.max(1);
+        let threads = ctx.thread_count();
         if self.engine.threads() != threads {
             self.engine.set_threads(threads);
         }
