@@ -14,7 +14,7 @@ use common::request;
 use serde_json::{json, Value};
 use std::net::TcpStream;
 use std::process::{Child, Command, Stdio};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -82,6 +82,20 @@ fn moves_of(game: &Value) -> Vec<String> {
         .unwrap_or_default()
 }
 
+/// Moves the test has seen committed so far, over every game it played,
+/// finished ones too: the measure of progress between kills. (The sum of
+/// the live games' move lists is not one: it drops each time a finished
+/// game is replaced by a new one.)
+static MOVES_SEEN: AtomicUsize = AtomicUsize::new(0);
+
+/// Records `shown` as game `g`'s moves if it is longer than what was seen.
+fn saw(g: &mut Game, shown: Vec<String>) {
+    if shown.len() > g.seen.len() {
+        MOVES_SEEN.fetch_add(shown.len() - g.seen.len(), Ordering::Relaxed);
+        g.seen = shown;
+    }
+}
+
 /// Play the human side of every game through the nodes in turn until `stop`.
 fn play(addrs: Arc<Mutex<Vec<String>>>, games: Arc<Mutex<Vec<Game>>>, stop: Arc<AtomicBool>) {
     let mut seed = 99u64;
@@ -100,12 +114,7 @@ fn play(addrs: Arc<Mutex<Vec<String>>>, games: Arc<Mutex<Vec<Game>>>, stop: Arc<
         };
         let Some((200, game)) = request(&addr, "GET", &format!("/api/games/{id}"), &Value::Null) else { continue };
         let shown = moves_of(&game);
-        {
-            let mut g = games.lock().unwrap();
-            if shown.len() > g[i].seen.len() {
-                g[i].seen = shown.clone();
-            }
-        }
+        saw(&mut games.lock().unwrap()[i], shown.clone());
         if !game["result"].is_null() || game["status"] != "live" {
             // Over: a new game takes its place.
             let body =
@@ -128,11 +137,8 @@ fn play(addrs: Arc<Mutex<Vec<String>>>, games: Arc<Mutex<Vec<Game>>>, stop: Arc<
         let body = json!({"token": token, "move": mv, "ply": shown.len()});
         if let Some((200, after)) = request(&addr, "POST", &format!("/api/games/{id}/move"), &body) {
             let acked = moves_of(&after["game"]);
-            let mut g = games.lock().unwrap();
-            if let Some(g) = g.iter_mut().find(|g| g.id == id) {
-                if acked.len() > g.seen.len() {
-                    g.seen = acked;
-                }
+            if let Some(g) = games.lock().unwrap().iter_mut().find(|g| g.id == id) {
+                saw(g, acked);
             }
         }
         // Anything else (a node killed mid-request, a 503 while a game
@@ -212,7 +218,27 @@ fn killing_nodes_again_and_again_loses_no_acknowledged_move_and_charges_no_clock
         let (addrs, games, stop) = (addrs.clone(), games.clone(), stop.clone());
         std::thread::spawn(move || play(addrs, games, stop))
     };
-    let total_seen = |games: &Arc<Mutex<Vec<Game>>>| games.lock().unwrap().iter().map(|g| g.seen.len()).sum::<usize>();
+    // On a stall, what each game and lease looked like, to tell a stuck
+    // game from a slow machine.
+    let stalled = |addrs: &Arc<Mutex<Vec<String>>>, games: &Arc<Mutex<Vec<Game>>>, what: &str| -> ! {
+        let addr = addrs.lock().unwrap()[0].clone();
+        for g in games.lock().unwrap().iter() {
+            let shown = request(&addr, "GET", &format!("/api/games/{}", g.id), &Value::Null);
+            let state = shown.map(|(status, game)| {
+                let (to_move, clock) = (&game["state"]["to_move"], &game["clock"]);
+                format!(
+                    "{status} {} moves, to move {to_move}, result {}, clock {clock}",
+                    moves_of(&game).len(),
+                    game["result"]
+                )
+            });
+            eprintln!("game {}: seen {} moves; now {state:?}", g.id, g.seen.len());
+        }
+        eprintln!("leases:\n{}", psql(&db, "SELECT game_id, node, epoch, released FROM game_leases ORDER BY game_id"));
+        eprintln!("nodes:\n{}", psql(&db, "SELECT node, alive_ms, expires_at, now() FROM cluster_nodes ORDER BY node"));
+        panic!("{what}");
+    };
+    let total_seen = || MOVES_SEEN.load(Ordering::Relaxed);
 
     // First kill: the probe's owner, timed.
     let owner = psql(&db, &format!("SELECT node FROM game_leases WHERE game_id = '{probe_id}'"));
@@ -249,19 +275,23 @@ fn killing_nodes_again_and_again_loses_no_acknowledged_move_and_charges_no_clock
 
     // Then 20 more kills, one node after another, while moves flow.
     for k in 0..20 {
-        let before = total_seen(&games);
+        let before = total_seen();
         let began = Instant::now();
-        while total_seen(&games) < before + 3 {
-            assert!(began.elapsed() < Duration::from_secs(30), "play stalled after kill {k}");
+        while total_seen() < before + 3 {
+            if began.elapsed() > Duration::from_secs(30) {
+                stalled(&addrs, &games, &format!("play stalled after kill {k}"));
+            }
             std::thread::sleep(Duration::from_millis(20));
         }
         kill(&mut cluster, k % 3);
     }
     // The games go on after the last kill.
-    let before = total_seen(&games);
+    let before = total_seen();
     let began = Instant::now();
-    while total_seen(&games) < before + 6 {
-        assert!(began.elapsed() < Duration::from_secs(30), "play stalled after the last kill");
+    while total_seen() < before + 6 {
+        if began.elapsed() > Duration::from_secs(30) {
+            stalled(&addrs, &games, "play stalled after the last kill");
+        }
         std::thread::sleep(Duration::from_millis(20));
     }
     stop.store(true, Ordering::Relaxed);
