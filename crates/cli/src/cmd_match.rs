@@ -6,6 +6,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use tabula_core::{DynGame, Player};
 use tabula_games::REGISTRY;
+use tabula_ratings::match_stats::{format_elo, trinomial_interval, Interval};
 
 /// `match` with an example from the registry.
 pub fn from_registry(cmd: clap::Command) -> clap::Command {
@@ -107,22 +108,6 @@ fn play_one(
     Ok(GameResult { a_score, a_first, plies: played.plies, reason: played.reason, points })
 }
 
-/// Elo difference for a score fraction.
-fn elo(p: f64) -> f64 {
-    let p = p.clamp(1e-6, 1.0 - 1e-6);
-    -400.0 * (1.0 / p - 1.0).log10()
-}
-
-fn fmt_elo(p: f64) -> String {
-    if p >= 1.0 {
-        "+inf".into()
-    } else if p <= 0.0 {
-        "-inf".into()
-    } else {
-        format!("{:+.0}", elo(p))
-    }
-}
-
 pub fn run(args: Args) -> Result<ExitCode> {
     let game = util::game(&args.game)?;
     let options = util::options(&args.options)?;
@@ -180,10 +165,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let wins = results.iter().filter(|r| r.a_won()).count();
     let losses = results.iter().filter(|r| r.a_lost()).count();
     let draws = results.len() - wins - losses;
-    let mean = results.iter().map(|r| r.a_score).sum::<f64>() / n;
-    let var = if n > 1.0 { results.iter().map(|r| (r.a_score - mean).powi(2)).sum::<f64>() / (n - 1.0) } else { 0.0 };
-    let half = 1.96 * (var / n).sqrt();
-    let (lo, hi) = ((mean - half).max(0.0), (mean + half).min(1.0));
+    let Interval { value: mean, low: lo, high: hi } = trinomial_interval(wins, draws, losses);
     let first_score = results.iter().filter(|r| r.a_first).map(|r| r.a_score).sum::<f64>();
     let first_games = results.iter().filter(|r| r.a_first).count();
     let avg_plies = results.iter().map(|r| r.plies as f64).sum::<f64>() / n;
@@ -208,7 +190,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 "game": game.id(), "a": a, "b": b, "games": results.len(),
                 "wins": wins, "draws": draws, "losses": losses,
                 "score": mean, "score_ci95": [lo, hi],
-                "elo": fmt_elo(mean), "elo_ci95": [fmt_elo(lo), fmt_elo(hi)],
+                "elo": format_elo(mean), "elo_ci95": [format_elo(lo), format_elo(hi)],
                 "a_score_moving_first": if first_games > 0 { first_score / first_games as f64 } else { f64::NAN },
                 "average_plies": avg_plies, "seed": args.seed,
                 "threads": {"a": args.threads, "b": args.threads_b},
@@ -228,7 +210,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         );
         println!("A: {wins} wins, {draws} draws, {losses} losses");
         println!("A's score: {:.1}% (95% CI {:.1}% to {:.1}%)", mean * 100.0, lo * 100.0, hi * 100.0);
-        println!("Elo difference A - B: {} (95% CI {} to {})", fmt_elo(mean), fmt_elo(lo), fmt_elo(hi));
+        println!("Elo difference A - B: {} (95% CI {} to {})", format_elo(mean), format_elo(lo), format_elo(hi));
         if first_games > 0 && first_games < results.len() {
             let second = results.len() - first_games;
             println!(

@@ -28,6 +28,7 @@ use std::time::{Duration, Instant};
 use tabula_core::{Agent, Game, Player, ThinkContext};
 use tabula_dots::ai::DotsAgent;
 use tabula_dots::{Dots, DotsOptions, Point};
+use tabula_ratings::match_stats::{format_elo, trinomial_interval};
 
 struct Config {
     oppai: String,
@@ -283,23 +284,17 @@ fn main() {
     let results: Vec<GameResult> = results.into_inner().unwrap().into_iter().flatten().collect();
     let n = results.len() as f64;
     let count = |v: f64| results.iter().filter(|r| r.score == v).count();
-    let mean = results.iter().map(|r| r.score).sum::<f64>() / n;
-    let var = results.iter().map(|r| (r.score - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
-    let half = 1.96 * (var / n).sqrt();
-    let elo = |s: f64| match s {
-        s if s <= 0.0 => "-inf".to_string(),
-        s if s >= 1.0 => "+inf".to_string(),
-        s => format!("{:+.0}", -400.0 * (1.0 / s - 1.0).log10()),
-    };
-    println!("Tabula: {} wins, {} draws, {} losses", count(1.0), count(0.5), count(0.0));
+    let (wins, draws, losses) = (count(1.0), count(0.5), count(0.0));
+    let score = trinomial_interval(wins, draws, losses);
+    println!("Tabula: {wins} wins, {draws} draws, {losses} losses");
     println!(
         "Tabula's score: {:.1}% (95% CI {:.1}% to {:.1}%), Elo {} (95% CI {} to {})",
-        mean * 100.0,
-        (mean - half).max(0.0) * 100.0,
-        (mean + half).min(1.0) * 100.0,
-        elo(mean),
-        elo(mean - half),
-        elo(mean + half)
+        score.value * 100.0,
+        score.low * 100.0,
+        score.high * 100.0,
+        format_elo(score.value),
+        format_elo(score.low),
+        format_elo(score.high)
     );
     let avg = |f: &dyn Fn(&GameResult) -> f64| results.iter().map(f).sum::<f64>() / n;
     println!(

@@ -9,6 +9,8 @@
 //!   [`TimeControl`](tabula_core::TimeControl) is rated in.
 //! - [`RatingRange`]: the optional rating range of a seek.
 //! - [`pool::pair`]: quick pairing of the players waiting in a pool.
+//! - [`match_stats`]: a match's score with its 95% interval, the Elo
+//!   difference, and the SPRT that accepts or rejects an engine change.
 //!
 //! docs/ratings.md describes the choices (boundaries, provisional
 //! threshold, rating period, pairing widening) for users.
@@ -30,6 +32,7 @@
 
 mod category;
 mod glicko;
+pub mod match_stats;
 pub mod pool;
 mod range;
 

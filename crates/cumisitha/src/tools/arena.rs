@@ -10,15 +10,12 @@
 //! probability ratio test accepts one of its hypotheses, judged on the
 //! pentanomial distribution of the pairs' results.
 
-pub mod stats;
-
 use crate::ai::see::see_ge;
 use crate::ai::{Engine, Limits};
 use crate::notation::{format_uci, parse_uci};
 use crate::rules::Cumisitha;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
-pub use stats::{Interval, Sprt, SprtState};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
@@ -26,6 +23,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tabula_core::uci::{UciEngine, UciError};
 use tabula_core::{Game, NoOptions, Player, Status};
+use tabula_ratings::match_stats as stats;
+pub use tabula_ratings::match_stats::{Interval, Sprt, SprtState};
 
 /// Fifty common openings (UCI moves from the start), each played with both
 /// colours so that neither side profits from the book.

@@ -1,6 +1,18 @@
 //! Match statistics: scores with 95% intervals, Elo differences and the
 //! sequential probability ratio test (SPRT) used to accept or reject an
-//! engine change.
+//! engine change. Every match report (`tabula match`, `tabula uci-match`,
+//! the Dots match against oppai-rs) computes its figures here, so they
+//! agree.
+//!
+//! ```
+//! use tabula_ratings::match_stats::{format_elo, trinomial_interval};
+//!
+//! // 30 wins, 10 draws and 10 losses: a score of 70%, about +147 Elo.
+//! let score = trinomial_interval(30, 10, 10);
+//! assert!((score.value - 0.7).abs() < 1e-9 && score.low < 0.7 && score.high > 0.7);
+//! assert_eq!(format_elo(score.value), "+147");
+//! assert_eq!(format_elo(1.0), "+inf");
+//! ```
 //!
 //! The SPRT uses the generalised (normal approximation) log-likelihood
 //! ratio that fishtest, cutechess and fastchess use: with `n` observations
@@ -27,6 +39,18 @@ pub fn elo(s: f64) -> f64 {
     let s = s.clamp(0.001, 0.999);
     // Adding 0 turns -0 (at a score of exactly 0.5) into 0 for printing.
     -400.0 * (1.0 / s - 1.0).log10() + 0.0
+}
+
+/// The Elo difference of a score as text with its sign (`+147`, `-35`),
+/// `+inf` or `-inf` at a score of 1 or 0, where no finite difference fits.
+pub fn format_elo(s: f64) -> String {
+    if s >= 1.0 {
+        "+inf".into()
+    } else if s <= 0.0 {
+        "-inf".into()
+    } else {
+        format!("{:+.0}", elo(s))
+    }
 }
 
 /// The expected score at an Elo difference.
@@ -178,6 +202,8 @@ mod tests {
         assert!((elo(expected_score(100.0)) - 100.0).abs() < 1e-6);
         assert!((elo(0.75) - 190.85).abs() < 0.1);
         assert!(elo(1.0).is_finite() && elo(0.0) < -1000.0);
+        assert_eq!((format_elo(0.5), format_elo(0.75), format_elo(0.25)), ("+0".into(), "+191".into(), "-191".into()));
+        assert_eq!((format_elo(0.0), format_elo(1.0)), ("-inf".into(), "+inf".into()));
     }
 
     #[test]
