@@ -7,14 +7,10 @@ mod common;
 use common::*;
 use serde_json::{json, Value};
 use std::sync::atomic::Ordering;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-async fn wait_for(what: &str, mut check: impl AsyncFnMut() -> bool) {
-    let until = Instant::now() + Duration::from_secs(30);
-    while !check().await {
-        assert!(Instant::now() < until, "timed out waiting until {what}");
-        tokio::time::sleep(Duration::from_millis(5)).await;
-    }
+async fn wait_for(what: &str, check: impl AsyncFnMut() -> bool) {
+    poll_until(what, Duration::from_secs(30), check).await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -212,11 +212,8 @@ async fn a_seek_leaves_the_lobby_when_its_creator_leaves() {
     drop(ws);
     // The server notices the close (in real time); from then on the
     // creator counts as gone.
-    let until = std::time::Instant::now() + std::time::Duration::from_secs(10);
-    while get(base, &format!("/api/games/{id}")).await.json()["seats"][0]["online"] != false {
-        assert!(std::time::Instant::now() < until, "the server never noticed the creator leave");
-        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
-    }
+    let offline = async || get(base, &format!("/api/games/{id}")).await.json()["seats"][0]["online"] == false;
+    poll_until("the server notices the creator leave", std::time::Duration::from_secs(10), offline).await;
     server.advance(30_000).await;
     assert_eq!(get(base, "/api/seeks").await.json()["seeks"].as_array().unwrap().len(), 1, "not yet");
     server.advance(40_000).await;
@@ -224,11 +221,8 @@ async fn a_seek_leaves_the_lobby_when_its_creator_leaves() {
     // The sweep that removes it writes to the database, which on a busy
     // PostgreSQL can take longer than one settle: wait for it (in real
     // time), as for the close above.
-    let until = std::time::Instant::now() + std::time::Duration::from_secs(10);
-    while !get(base, "/api/seeks").await.json()["seeks"].as_array().unwrap().is_empty() {
-        assert!(std::time::Instant::now() < until, "the seek stayed after its creator left");
-        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
-    }
+    let swept = async || get(base, "/api/seeks").await.json()["seeks"].as_array().unwrap().is_empty();
+    poll_until("the seek leaves with its creator", std::time::Duration::from_secs(10), swept).await;
     let game = get(base, &format!("/api/games/{id}")).await.json();
     assert_eq!(game["status"], "aborted");
     assert_eq!(game["result"]["reason"], "aborted: the creator left");

@@ -70,6 +70,18 @@ pub async fn settle() {
     tokio::time::sleep(Duration::from_millis(20)).await;
 }
 
+/// Wait in real time, up to `within`, until `check` holds; fails naming
+/// `what` if it never does. For work the server finishes in the
+/// background (an AI thinking, a database write on a busy PostgreSQL)
+/// that no manual clock step can wait for.
+pub async fn poll_until(what: &str, within: Duration, mut check: impl AsyncFnMut() -> bool) {
+    let until = std::time::Instant::now() + within;
+    while !check().await {
+        assert!(std::time::Instant::now() < until, "timed out waiting until {what}");
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+}
+
 /// An instant in late 2025, where every test's time starts.
 pub const T0: u64 = 1_764_460_800_000;
 
