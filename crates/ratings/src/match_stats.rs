@@ -1,8 +1,7 @@
 //! Match statistics: scores with 95% intervals, Elo differences and the
 //! sequential probability ratio test (SPRT) used to accept or reject an
-//! engine change. Every match report (`tabula match`, `tabula uci-match`,
-//! the Dots match against oppai-rs) computes its figures here, so they
-//! agree.
+//! engine change. The match reports (`tabula match`, `tabula uci-match`,
+//! the Dots match against oppai-rs) take their score intervals from here.
 //!
 //! ```
 //! use tabula_ratings::match_stats::{format_elo, trinomial_interval};
