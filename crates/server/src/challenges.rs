@@ -79,6 +79,17 @@ impl Challenge {
         }
     }
 
+    /// Where it stands as others see it. An accept takes the challenge at
+    /// once (so a second accept cannot start a second game) but the game is
+    /// made after that; until it exists the challenge reads as pending, so
+    /// no reader ever sees "accepted" without a `game_id`.
+    pub fn public_status(&self) -> ChallengeStatus {
+        match (self.status, &self.game_id) {
+            (ChallengeStatus::Accepted, None) => ChallengeStatus::Pending,
+            (status, _) => status,
+        }
+    }
+
     /// Its JSON form.
     pub fn to_json(&self) -> Value {
         let options: Map<String, Value> =
@@ -94,7 +105,7 @@ impl Challenge {
             "category": self.category(),
             "rated": self.rated,
             "color": self.color,
-            "status": self.status,
+            "status": self.public_status(),
             "decline_reason": self.decline_reason,
             "game_id": self.game_id,
             "created_at_ms": self.created_at_ms,
@@ -148,11 +159,13 @@ fn not_found(id: &str) -> ApiError {
 }
 
 fn not_pending(c: &Challenge) -> ApiError {
-    ApiError::new(
-        StatusCode::CONFLICT,
-        "not_pending",
-        format!("the challenge is {}", serde_json::to_value(c.status).unwrap_or_default().as_str().unwrap_or("")),
-    )
+    let message = match (c.status, &c.game_id) {
+        (ChallengeStatus::Accepted, None) => "the challenge is being accepted".to_string(),
+        (status, _) => {
+            format!("the challenge is {}", serde_json::to_value(status).unwrap_or_default().as_str().unwrap_or(""))
+        }
+    };
+    ApiError::new(StatusCode::CONFLICT, "not_pending", message)
 }
 
 /// Start the game of an accepted challenge; returns its id.
@@ -395,4 +408,41 @@ pub(crate) async fn cancel(
     };
     app.notify(to, json!({"v": 1, "type": "challengeCanceled", "challenge": json}));
     Ok(Json(json!({ "v": 1, "challenge": json })))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn challenge(status: ChallengeStatus, game_id: Option<&str>) -> Challenge {
+        Challenge {
+            id: "c1".into(),
+            from: (1, "ann".into()),
+            to: (2, "bob".into()),
+            game: tabula_games::REGISTRY.get("coldwar").unwrap(),
+            options: Vec::new(),
+            time_control: TimeControl::default(),
+            rated: false,
+            color: "first".into(),
+            status,
+            decline_reason: None,
+            game_id: game_id.map(str::to_string),
+            created_at_ms: 0,
+            ratings: [crate::room::SeatRating { rating: 1500, provisional: true }; 2],
+        }
+    }
+
+    /// The CI once saw "accepted" with a null `game_id`: a reader polled
+    /// between the accept taking the challenge and the game being made.
+    #[test]
+    fn a_challenge_reads_as_accepted_only_with_its_game() {
+        let taken = challenge(ChallengeStatus::Accepted, None);
+        assert_eq!(taken.to_json()["status"], "pending");
+        assert_eq!(not_pending(&taken).message, "the challenge is being accepted");
+        let started = challenge(ChallengeStatus::Accepted, Some("g1"));
+        assert_eq!(started.to_json()["status"], "accepted");
+        assert_eq!(started.to_json()["game_id"], "g1");
+        assert_eq!(not_pending(&started).message, "the challenge is accepted");
+        assert_eq!(challenge(ChallengeStatus::Declined, None).to_json()["status"], "declined");
+    }
 }
