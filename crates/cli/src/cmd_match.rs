@@ -1,4 +1,4 @@
-use crate::selfplay::{play_game, progress_bar, strip_ai, MoveCost};
+use crate::selfplay::{play_game, progress_bar, random_opening, strip_ai, MoveCost};
 use crate::util::{self, input_error};
 use anyhow::Result;
 use std::process::ExitCode;
@@ -58,6 +58,11 @@ pub struct Args {
     /// spent on it: reproducible, and shows how the clock judges fast AIs
     #[arg(long, value_name = "MS", value_parser = crate::util::whole::<u64>)]
     move_ms: Option<u64>,
+    /// Start each pair of games (A first, then B first) from the same
+    /// PLIES uniformly random moves, drawn from the seed: without them, AIs
+    /// that think alike every time replay the same two games
+    #[arg(long, value_name = "PLIES", default_value_t = 0, value_parser = crate::util::whole::<u32>)]
+    openings: u32,
 }
 
 /// One finished game: A's score (1, 0.5, 0), whether A moved first, plies,
@@ -91,13 +96,18 @@ fn play_one(
     seed: u64,
     cost: MoveCost,
     threads: [usize; 2],
+    opening_plies: u32,
 ) -> Result<GameResult> {
     let a_first = index.is_multiple_of(2);
     let game_seed = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(index as u64 * 2);
     let (first, second) = if a_first { (a, b) } else { (b, a) };
     let threads = if a_first { threads } else { [threads[1], threads[0]] };
     let label = format!("game {}", index + 1);
-    let played = play_game(game, options, first, second, game_seed, &label, cost, threads)?;
+    let opening = match opening_plies {
+        0 => Vec::new(),
+        plies => random_opening(game, options, plies, seed ^ (index as u64 / 2).wrapping_mul(0xD1B5_4A32_D192_ED03))?,
+    };
+    let played = play_game(game, options, first, second, &opening, game_seed, &label, cost, threads)?;
     let a_player = if a_first { Player::First } else { Player::Second };
     let a_score = match played.winner {
         Some(w) if w == a_player => 1.0,
@@ -122,6 +132,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
     for spec in [a, b] {
         game.new_agent(spec, 0).map_err(|e| input_error(e.to_string()))?;
     }
+    if args.openings > 0 {
+        random_opening(game, &options, args.openings, args.seed).map_err(|e| input_error(e.to_string()))?;
+    }
     let bar = progress_bar(args.games as u64, "games");
     let next = AtomicUsize::new(0);
     let results: Mutex<Vec<Option<GameResult>>> = Mutex::new(vec![None; args.games]);
@@ -134,7 +147,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 if i >= args.games || failure.lock().unwrap().is_some() {
                     break;
                 }
-                match play_one(game, &options, a, b, i, args.seed, cost, threads) {
+                match play_one(game, &options, a, b, i, args.seed, cost, threads, args.openings) {
                     Ok(r) => {
                         results.lock().unwrap()[i] = Some(r.clone());
                         let mut t = tally.lock().unwrap();
@@ -192,7 +205,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 "score": mean, "score_ci95": [lo, hi],
                 "elo": format_elo(mean), "elo_ci95": [format_elo(lo), format_elo(hi)],
                 "a_score_moving_first": if first_games > 0 { first_score / first_games as f64 } else { f64::NAN },
-                "average_plies": avg_plies, "seed": args.seed,
+                "average_plies": avg_plies, "seed": args.seed, "opening_plies": args.openings,
                 "threads": {"a": args.threads, "b": args.threads_b},
                 "endings": endings.iter().map(|(r, k)| serde_json::json!({"reason": r, "games": k})).collect::<Vec<_>>(),
                 "average_points": avg_points.map(|[pa, pb]| serde_json::json!({"a": pa, "b": pb})),
@@ -201,12 +214,13 @@ pub fn run(args: Args) -> Result<ExitCode> {
     } else {
         let with_threads = |spec: &str, n: u16| if n > 1 { format!("{spec} ({n} threads)") } else { spec.to_string() };
         println!(
-            "{}: A = {}, B = {}, {} games, seed {}",
+            "{}: A = {}, B = {}, {} games, seed {}{}",
             game.id(),
             with_threads(a, args.threads),
             with_threads(b, args.threads_b),
             results.len(),
-            args.seed
+            args.seed,
+            if args.openings > 0 { format!(", {}-ply random openings", args.openings) } else { String::new() }
         );
         println!("A: {wins} wins, {draws} draws, {losses} losses");
         println!("A's score: {:.1}% (95% CI {:.1}% to {:.1}%)", mean * 100.0, lo * 100.0, hi * 100.0);

@@ -271,6 +271,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
                     &job.options,
                     &job.first,
                     &job.second,
+                    &[],
                     job.seed,
                     &label,
                     MoveCost::Measured,

@@ -4,6 +4,8 @@
 use anyhow::{anyhow, Result};
 use cpu_time::ThreadTime;
 use indicatif::{ProgressBar, ProgressStyle};
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
 use std::time::Instant;
 use tabula_core::matches::{Match, MatchError};
 use tabula_core::{DynGame, Player, ThinkContext};
@@ -38,8 +40,31 @@ pub fn strip_ai(spec: &str) -> &str {
     spec.strip_prefix("ai:").unwrap_or(spec)
 }
 
-/// Play one game between the AIs `first` and `second` with `options`;
-/// `label` names the game in errors (e.g. "game 3"). When the options call
+/// `plies` uniformly random legal moves from the start position of
+/// `options` that leave the game going, drawn from `seed`: an opening for a
+/// pair of games, so AIs that think alike every time do not replay one
+/// game. A few thousand draws are tried before giving up.
+pub fn random_opening(game: &dyn DynGame, options: &[(String, String)], plies: u32, seed: u64) -> Result<Vec<String>> {
+    let mut rng = SmallRng::seed_from_u64(seed);
+    for _ in 0..4096 {
+        let mut state = game.new_state(options)?;
+        let mut line = Vec::with_capacity(plies as usize);
+        while line.len() < plies as usize && !state.status().is_over() {
+            let moves = state.legal_moves();
+            let Some(mv) = moves.get(rng.random_range(0..moves.len().max(1))) else { break };
+            state.play(mv).map_err(|e| anyhow!("the random opening's move {mv}: {e}"))?;
+            line.push(mv.clone());
+        }
+        if line.len() == plies as usize && !state.status().is_over() {
+            return Ok(line);
+        }
+    }
+    Err(anyhow!("found no {plies}-ply random opening that leaves the game going; ask for fewer plies"))
+}
+
+/// Play one game between the AIs `first` and `second` with `options`,
+/// from the start or after the moves of `opening`; `label` names the game
+/// in errors (e.g. "game 3"). When the options call
 /// for a clock (Cordots `mode=blitz|competitive`) the game runs under it on
 /// simulated time: nobody waits, each move is charged `cost`, the AIs are
 /// told their remaining time as in a real game, and the clock ends the game
@@ -54,18 +79,22 @@ pub fn play_game(
     options: &[(String, String)],
     first: &str,
     second: &str,
+    opening: &[String],
     seed: u64,
     label: &str,
     cost: MoveCost,
     threads: [usize; 2],
 ) -> Result<Played> {
     let mut agents = [game.new_agent(first, seed)?, game.new_agent(second, seed.wrapping_add(1))?];
-    let state = game.new_state(options)?;
+    let mut state = game.new_state(options)?;
+    for mv in opening {
+        state.play(mv).map_err(|e| anyhow!("{label}: the opening's move {mv}: {e}"))?;
+    }
     let control = state.time_control().unwrap_or_default();
     // Simulated milliseconds since the start.
     let mut now = 0u64;
     let mut m = Match::new(state, control, now);
-    let mut plies = 0;
+    let mut plies = opening.len() as u32;
     while m.result.is_none() {
         let mover = m.state.to_move();
         let threads = threads[mover.index()].max(1);
@@ -99,4 +128,32 @@ pub fn progress_bar(len: u64, unit: &str) -> ProgressBar {
         format!("{{spinner}} [{{elapsed_precise}}] {{bar:30}} {{pos}}/{{len}} {unit}  {{msg}}  (eta {{eta}})");
     bar.set_style(ProgressStyle::with_template(&template).expect("valid template"));
     bar
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tabula_games::REGISTRY;
+
+    #[test]
+    fn a_random_opening_is_legal_reproducible_and_leaves_the_game_going() {
+        let dots = REGISTRY.get("dots").unwrap();
+        let options = [("width".to_string(), "8".to_string()), ("height".to_string(), "8".to_string())];
+        let line = random_opening(dots, &options, 6, 7).unwrap();
+        assert_eq!(line.len(), 6);
+        assert_eq!(random_opening(dots, &options, 6, 7).unwrap(), line, "the seed decides the opening");
+        assert_ne!(random_opening(dots, &options, 6, 8).unwrap(), line, "another seed, another opening");
+        let mut state = dots.new_state(&options).unwrap();
+        for mv in &line {
+            state.play(mv).unwrap();
+        }
+        assert!(!state.status().is_over());
+        // A game played from it counts the opening's plies.
+        let played = play_game(dots, &options, "random", "random", &line, 1, "game 1", MoveCost::Measured, [1, 1]);
+        assert!(played.unwrap().plies >= 6);
+        // Cold War never lasts 10,000 plies: a clear error, no endless search.
+        let coldwar = REGISTRY.get("coldwar").unwrap();
+        let err = random_opening(coldwar, &[], 10_000, 1).unwrap_err().to_string();
+        assert!(err.contains("no 10000-ply random opening"), "{err}");
+    }
 }

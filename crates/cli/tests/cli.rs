@@ -119,6 +119,16 @@ fn match_reports_score_interval_and_elo() {
     ]);
     assert!(dots.status.success(), "{}", stderr(&dots));
     assert!(json(&dots)["average_points"]["a"].is_number(), "{}", stdout(&dots));
+    // Random openings: reported, counted in the games' length, and a length
+    // no game survives is refused before any game starts.
+    let opened =
+        tabula(&["match", "coldwar", "--a", "random", "--b", "random", "--games", "4", "--openings", "3", "--json"]);
+    assert!(opened.status.success(), "{}", stderr(&opened));
+    assert_eq!(json(&opened)["opening_plies"], 3);
+    assert!(json(&opened)["average_plies"].as_f64().unwrap() >= 3.0);
+    let too_long = tabula(&["match", "coldwar", "--a", "random", "--b", "random", "--openings", "10000"]);
+    assert_eq!(too_long.status.code(), Some(2), "{}", stderr(&too_long));
+    assert!(stderr(&too_long).contains("ask for fewer plies"), "{}", stderr(&too_long));
 }
 
 #[test]
