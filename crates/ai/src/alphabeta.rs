@@ -20,6 +20,19 @@ const MAX_QDEPTH: u32 = 12;
 /// Scores this close to [`WIN`] are forced results.
 const FORCED: i32 = WIN - MAX_PLY as i32 * 4;
 
+/// Late move reductions start at this nominal depth...
+const LMR_MIN_DEPTH: u32 = 3;
+/// ...and with the move at this index of the ordered list.
+const LMR_FIRST_MOVE: usize = 3;
+
+/// How many plies shallower the `index`th move (0-based, in search order)
+/// of a node at `depth` is searched first: one, two for the long tail of
+/// a deep node. Never below the quiescence search (`depth - 1`).
+fn late_move_reduction(depth: u32, index: usize) -> u32 {
+    let r = if depth >= 6 && index >= 8 { 2 } else { 1 };
+    r.min(depth - 1)
+}
+
 /// What the search knows of the position when it orders moves.
 #[derive(Debug, Clone, Copy)]
 pub struct OrderHints<'a, M> {
@@ -118,6 +131,11 @@ pub struct AlphaBetaConfig {
     /// Search noisy moves past the nominal depth, for games that have a
     /// quiescence search ([`Evaluator::QUIESCENCE`]).
     pub quiescence: bool,
+    /// Late move reductions: quiet moves that come late in the order (not
+    /// the table move, a killer or one of the first few) are searched a ply
+    /// or two shallower first, and again at full depth only when that
+    /// shallow search finds them better than the best so far.
+    pub late_move_reductions: bool,
 }
 
 impl Default for AlphaBetaConfig {
@@ -128,6 +146,7 @@ impl Default for AlphaBetaConfig {
             max_nodes: None,
             tt_bits: 18,
             quiescence: true,
+            late_move_reductions: true,
         }
     }
 }
@@ -271,6 +290,7 @@ struct Shared<'a, M> {
     deadline: Option<Instant>,
     max_nodes: Option<u64>,
     quiescence: bool,
+    late_move_reductions: bool,
     /// Set when the main thread is done, so the helpers stop too.
     stop: AtomicBool,
     finished: Mutex<Finished<M>>,
@@ -466,18 +486,34 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         state.legal_moves(&mut moves);
         let side = state.to_move().index();
         let history = &self.history[side * E::HISTORY_SLOTS..(side + 1) * E::HISTORY_SLOTS];
-        let hints = OrderHints { tt_move, killers: self.killers[ply], history };
+        let killers = self.killers[ply];
+        let hints = OrderHints { tt_move, killers, history };
         self.eval.order(state, &mut moves, &hints);
         let alpha0 = alpha;
         let mut best = -INF;
         let mut best_move = None;
+        let may_reduce = sh.late_move_reductions && ply > 0 && depth >= LMR_MIN_DEPTH;
         for (i, &m) in moves.iter().enumerate() {
             let child = self.child(state, m);
             let score = if i == 0 {
                 -self.negamax(&child, depth - 1, ply + 1, -beta, -alpha, sh)
             } else {
-                // A null window first: most moves only need proving worse.
-                let s = -self.negamax(&child, depth - 1, ply + 1, -alpha - 1, -alpha, sh);
+                let reduction = if may_reduce
+                    && i >= LMR_FIRST_MOVE
+                    && Some(m) != tt_move
+                    && !killers.contains(&Some(m))
+                    && self.eval.is_quiet(state, m)
+                {
+                    late_move_reduction(depth, i)
+                } else {
+                    0
+                };
+                // A null window first: most moves only need proving worse;
+                // a late quiet move is tried shallower before that.
+                let mut s = -self.negamax(&child, depth - 1 - reduction, ply + 1, -alpha - 1, -alpha, sh);
+                if reduction > 0 && s > alpha && !self.aborted {
+                    s = -self.negamax(&child, depth - 1, ply + 1, -alpha - 1, -alpha, sh);
+                }
                 if s > alpha && s < beta && !self.aborted {
                     -self.negamax(&child, depth - 1, ply + 1, -beta, -alpha, sh)
                 } else {
@@ -594,6 +630,7 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
             deadline: ctx.deadline_for(self.config.time, started),
             max_nodes: self.config.max_nodes,
             quiescence: self.config.quiescence,
+            late_move_reductions: self.config.late_move_reductions,
             stop: AtomicBool::new(false),
             finished: Mutex::new(Finished { depth: 0, score: 0, best: None }),
         };

@@ -91,6 +91,21 @@ pub fn new_agent(level: &str, seed: u64) -> Option<Box<dyn Agent<Cordots>>> {
         "medium" => Box::new(alphabeta(500)),
         "hard" => Box::new(alphabeta(1_000)),
         "expert" => Box::new(alphabeta(2_000)),
+        // The levels' search at any time per move (`alphabeta:MS`), and
+        // the same without late move reductions (`alphabeta-no-lmr:MS`, the
+        // search of the levels before 2026-12-03): for matches at equal
+        // time that measure what the reductions are worth.
+        _ if level.starts_with("alphabeta") => {
+            let (kind, ms) = level.split_once(':')?;
+            let ms: u64 = ms.parse().ok().filter(|&ms| (1..=600_000).contains(&ms))?;
+            let mut ab = alphabeta(ms);
+            match kind {
+                "alphabeta" => {}
+                "alphabeta-no-lmr" => ab.config.late_move_reductions = false,
+                _ => return None,
+            }
+            Box::new(ab)
+        }
         // The plain-UCT baselines (`uct:MS`, `uct-iter:N`) every game accepts.
         _ => return tabula_ai::levels::plain_uct(level, seed),
     })
@@ -141,5 +156,11 @@ mod tests {
         assert!(moves.contains(&m));
         assert!(began.elapsed() < Duration::from_millis(2_500), "took {:?}", began.elapsed());
         assert!(new_agent("uct:50", 1).is_some());
+        for spec in ["alphabeta:50", "alphabeta-no-lmr:50"] {
+            assert!(new_agent(spec, 1).is_some(), "{spec}");
+        }
+        for spec in ["alphabeta", "alphabeta:", "alphabeta:0", "alphabeta:x", "alphabeta-fast:50"] {
+            assert!(new_agent(spec, 1).is_none(), "{spec}");
+        }
     }
 }

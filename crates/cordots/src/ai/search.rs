@@ -136,6 +136,20 @@ mod tests {
     }
 
     #[test]
+    fn late_move_reductions_reach_a_depth_with_fewer_nodes() {
+        let g = Cordots::new(&CordotsOptions::default());
+        let nodes = |lmr: bool| {
+            let mut s =
+                AlphaBeta::new(AlphaBetaConfig { late_move_reductions: lmr, ..config(7) }, CordotsEval::default());
+            s.search(&g, &ThinkContext::default());
+            assert_eq!(s.stats.depth, 7);
+            s.stats.nodes
+        };
+        let (reduced, full) = (nodes(true), nodes(false));
+        assert!(reduced * 3 < full * 2, "{reduced} nodes with reductions, {full} without");
+    }
+
+    #[test]
     fn quiescence_sees_the_recapture() {
         // e3-e4 takes e5 (with e6), but then f3-e3 takes d3 (with c3) and
         // e2 (with e1): two Victims for a Capturer. At depth 1 only the
