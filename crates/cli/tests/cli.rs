@@ -132,6 +132,25 @@ fn match_reports_score_interval_and_elo() {
 }
 
 #[test]
+fn uci_match_against_our_own_uci_engine_reports_elo_as_text() {
+    let engine = format!("{} uci", env!("CARGO_BIN_EXE_tabula"));
+    let o = tabula(&["uci-match", "--engine", &engine, "--depth", "1", "--games", "4", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let j = json(&o);
+    assert_eq!(j["games"], 4, "{j}");
+    let (w, d, l) = (j["wins"].as_u64().unwrap(), j["draws"].as_u64().unwrap(), j["losses"].as_u64().unwrap());
+    assert_eq!(w + d + l, 4, "{j}");
+    // Elo is text as in `tabula match`: a signed number, or ±inf at 0% or 100%.
+    for key in ["elo", "elo_low", "elo_high"] {
+        let text = j[key].as_str().unwrap_or_else(|| panic!("{key} is text: {j}"));
+        assert!(text.ends_with("inf") || text.parse::<i32>().is_ok(), "{key}: {text}");
+    }
+    let score = j["score"].as_f64().unwrap();
+    assert_eq!(j["elo"] == "+inf", score == 1.0, "{j}");
+    assert_eq!(j["elo"] == "-inf", score == 0.0, "{j}");
+}
+
+#[test]
 fn bench_reports_playouts_and_plies_per_second() {
     let o = tabula(&["bench", "coldwar", "--seconds", "0.3", "--json"]);
     assert!(o.status.success(), "{}", stderr(&o));

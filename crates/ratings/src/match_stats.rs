@@ -1,7 +1,8 @@
 //! Match statistics: scores with 95% intervals, Elo differences and the
 //! sequential probability ratio test (SPRT) used to accept or reject an
 //! engine change. The match reports (`tabula match`, `tabula uci-match`,
-//! the Dots match against oppai-rs) take their score intervals from here.
+//! the Dots match against oppai-rs) take their score intervals from here
+//! and print Elo differences alike, with [`format_elo`].
 //!
 //! ```
 //! use tabula_ratings::match_stats::{format_elo, trinomial_interval};

@@ -230,12 +230,17 @@ impl ArenaReport {
         stats::trinomial_interval(self.wins, self.draws, self.losses)
     }
 
-    /// The Elo difference with a 95% interval, from the pairs when there are
-    /// some (colour and opening effects cancel in a pair), else the games.
-    pub fn elo_interval(&self) -> Interval {
+    /// The score with the 95% interval the Elo difference is read from:
+    /// from the pairs when there are some (colour and opening effects
+    /// cancel in a pair), else from the games. Print it with
+    /// [`stats::format_elo`], which says ±inf where no finite difference fits.
+    pub fn elo_basis(&self) -> Interval {
         let pairs: u32 = self.pentanomial.iter().sum();
-        let s = if pairs >= 2 { stats::pentanomial_interval(&self.pentanomial) } else { self.score_interval() };
-        Interval { value: stats::elo(s.value), low: stats::elo(s.low), high: stats::elo(s.high) }
+        if pairs >= 2 {
+            stats::pentanomial_interval(&self.pentanomial)
+        } else {
+            self.score_interval()
+        }
     }
 
     /// Our engine's nodes per second.

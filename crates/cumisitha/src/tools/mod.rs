@@ -222,7 +222,8 @@ fn run_uci_match(args: Vec<OsString>) -> Result<(), ToolError> {
     }
     let options_text: Vec<String> = options.iter().map(|(k, v)| format!("{k}={v}")).collect();
     let score = report.score_interval();
-    let elo = report.elo_interval();
+    let basis = report.elo_basis();
+    let elo = tabula_ratings::match_stats::format_elo;
     if args.json {
         println!(
             "{}",
@@ -230,7 +231,7 @@ fn run_uci_match(args: Vec<OsString>) -> Result<(), ToolError> {
                 "engine": args.engine, "engine_options": options_text, "limit": limit.to_string(),
                 "games": report.games.len(), "wins": report.wins, "draws": report.draws, "losses": report.losses,
                 "score": report.score(), "score_low": score.low, "score_high": score.high,
-                "elo": elo.value, "elo_low": elo.low, "elo_high": elo.high,
+                "elo": elo(basis.value), "elo_low": elo(basis.low), "elo_high": elo(basis.high),
                 "pentanomial": report.pentanomial,
                 "sprt": report.sprt.map(|s| json!({
                     "llr": s.llr, "lower": s.lower, "upper": s.upper, "verdict": s.verdict(),
@@ -243,7 +244,7 @@ fn run_uci_match(args: Vec<OsString>) -> Result<(), ToolError> {
     } else {
         println!(
             "tabula vs {} [{}], {}, concurrency {}: +{} ={} -{} in {} games, score {:.1}% [{:.1}%, {:.1}%], \
-             Elo {:+.0} [{:+.0}, {:+.0}]",
+             Elo {} [{}, {}]",
             args.engine,
             options_text.join(", "),
             limit,
@@ -255,9 +256,9 @@ fn run_uci_match(args: Vec<OsString>) -> Result<(), ToolError> {
             100.0 * score.value,
             100.0 * score.low,
             100.0 * score.high,
-            elo.value,
-            elo.low,
-            elo.high,
+            elo(basis.value),
+            elo(basis.low),
+            elo(basis.high),
         );
         let p = report.pentanomial;
         println!("pairs by tabula's points (0, 1/2, 1, 3/2, 2): {} {} {} {} {}", p[0], p[1], p[2], p[3], p[4]);
