@@ -33,6 +33,16 @@ fn late_move_reduction(depth: u32, index: usize) -> u32 {
     r.min(depth - 1)
 }
 
+/// Null-move pruning starts at this nominal depth.
+const NULL_MOVE_MIN_DEPTH: u32 = 3;
+
+/// How much shallower the search after a pass is than a move's (beyond
+/// the ply the pass itself takes): 2, 3 from depth 7.
+fn null_move_reduction(depth: u32) -> u32 {
+    let r = if depth >= 7 { 3 } else { 2 };
+    r.min(depth - 1)
+}
+
 /// What the search knows of the position when it orders moves.
 #[derive(Debug, Clone, Copy)]
 pub struct OrderHints<'a, M> {
@@ -110,6 +120,15 @@ pub trait Evaluator<G: Game>: Send + Clone {
         self.evaluate(state)
     }
 
+    /// Pass: give the move in `state` to the opponent without moving, for
+    /// null-move pruning, and return true; or return false where the game
+    /// has no such thing or where passing would mislead the search (few
+    /// pieces left, where having to move can be a burden). The default
+    /// never passes.
+    fn pass(&self, _state: &mut G) -> bool {
+        false
+    }
+
     /// Keep only the noisy moves of `moves` (the legal moves) that the
     /// quiescence search plays, best first.
     fn noisy_moves(&mut self, _state: &G, moves: &mut Vec<G::Move>) {
@@ -136,6 +155,10 @@ pub struct AlphaBetaConfig {
     /// or two shallower first, and again at full depth only when that
     /// shallow search finds them better than the best so far.
     pub late_move_reductions: bool,
+    /// Null-move pruning, for games whose [`Evaluator::pass`] passes: where
+    /// the side to move stands at or above beta, a search after a pass, a
+    /// few plies shallower, that still holds beta cuts the node off.
+    pub null_move: bool,
 }
 
 impl Default for AlphaBetaConfig {
@@ -147,6 +170,7 @@ impl Default for AlphaBetaConfig {
             tt_bits: 18,
             quiescence: true,
             late_move_reductions: true,
+            null_move: true,
         }
     }
 }
@@ -272,6 +296,8 @@ struct Searcher<G: Game, E> {
     aborted: bool,
     /// The best move at the root of the last depth searched.
     root_best: Option<G::Move>,
+    /// Whether the move into each ply was a pass (two in a row prove nothing).
+    passed: Vec<bool>,
 }
 
 /// The deepest depth any thread of a search has finished, with its score
@@ -291,6 +317,7 @@ struct Shared<'a, M> {
     max_nodes: Option<u64>,
     quiescence: bool,
     late_move_reductions: bool,
+    null_move: bool,
     /// Set when the main thread is done, so the helpers stop too.
     stop: AtomicBool,
     finished: Mutex<Finished<M>>,
@@ -349,6 +376,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
             nodes: 0,
             aborted: false,
             root_best: None,
+            passed: vec![false; MAX_PLY + 1],
         }
     }
 
@@ -480,6 +508,32 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
                     Bound::Upper if s <= alpha => return s,
                     _ => {}
                 }
+            }
+        }
+        if sh.null_move
+            && ply > 0
+            && depth >= NULL_MOVE_MIN_DEPTH
+            && !self.passed[ply]
+            && beta.abs() < FORCED
+            && self.eval.evaluate(state) >= beta
+        {
+            let mut child = self.children.pop().unwrap_or_else(|| state.clone());
+            child.clone_from(state);
+            if self.eval.pass(&mut child) {
+                self.passed[ply + 1] = true;
+                let reduced = depth - 1 - null_move_reduction(depth);
+                let score = -self.negamax(&child, reduced, ply + 1, -beta, -beta + 1, sh);
+                self.passed[ply + 1] = false;
+                self.children.push(child);
+                if self.aborted {
+                    return 0;
+                }
+                if score >= beta {
+                    // A forced win found after a pass is not proven.
+                    return if score >= FORCED { beta } else { score };
+                }
+            } else {
+                self.children.push(child);
             }
         }
         let mut moves = self.take_buffer(ply);
@@ -631,6 +685,7 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
             max_nodes: self.config.max_nodes,
             quiescence: self.config.quiescence,
             late_move_reductions: self.config.late_move_reductions,
+            null_move: self.config.null_move,
             stop: AtomicBool::new(false),
             finished: Mutex::new(Finished { depth: 0, score: 0, best: None }),
         };

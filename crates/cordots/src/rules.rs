@@ -339,6 +339,22 @@ impl Cordots {
         self
     }
 
+    /// Hand the move to the opponent without moving. Not a Cordots move:
+    /// what a null-move search asks ("if I could pass, would I still be
+    /// doing well?"). The ply counts, the repetition history starts afresh
+    /// (a passed position never happened) and the status is judged anew
+    /// (the new mover may have no move).
+    pub fn pass_for_search(&mut self) {
+        self.to_move = self.to_move.other();
+        self.hash ^= KEYS.black_to_move;
+        self.plies += 1;
+        self.history.clear();
+        self.history.push(self.hash);
+        self.last_move = None;
+        self.last_removed = 0;
+        self.status = self.judge();
+    }
+
     /// How often the current position has occurred (1 the first time).
     pub fn repetitions(&self) -> usize {
         // The hash holds the side to move, so only every other entry can match.

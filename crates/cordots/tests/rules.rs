@@ -741,3 +741,26 @@ fn random_playouts_end_by_the_rules() {
     // Random play reaches several of the endings.
     assert!(reasons.len() >= 2, "{reasons:?}");
 }
+
+#[test]
+fn a_search_pass_hands_over_the_move_and_judges_the_new_mover() {
+    let mut g = Cordots::new(&CordotsOptions::default());
+    play(&mut g, "a2-a3");
+    let before = g.clone();
+    g.pass_for_search();
+    assert_eq!(g.to_move(), W);
+    assert_eq!(g.plies(), before.plies() + 1);
+    assert_eq!(g.hash(), g.hash_from_scratch());
+    assert_eq!(g.repetitions(), 1, "a passed position never happened before");
+    assert_eq!(g.status(), Status::Ongoing);
+    // A side handed the move with no step to make has lost, as in play.
+    // White's a1 and a2 are walled in by b1, b2 and a3.
+    let mut boxed = setup("Ca1 Va2", "Cb1 Cb2 Ca3 Vh8", 'b', [0, 0]);
+    assert_eq!(boxed.status(), Status::Ongoing);
+    boxed.pass_for_search();
+    assert!(
+        matches!(boxed.status(), Status::Over(o) if o.winner == Some(B) && o.reason == "no legal move"),
+        "{:?}",
+        boxed.status()
+    );
+}

@@ -92,18 +92,23 @@ pub fn new_agent(level: &str, seed: u64) -> Option<Box<dyn Agent<Cordots>>> {
         "hard" => Box::new(alphabeta(1_000)),
         "expert" => Box::new(alphabeta(2_000)),
         // The levels' search at any time per move (`alphabeta:MS`), and
-        // the same without late move reductions (`alphabeta-no-lmr:MS`, the
-        // search of the levels before 2026-12-03): for matches at equal
-        // time that measure what the reductions are worth.
+        // without what 2026-12-03 added (`alphabeta-no-lmr:MS` without late
+        // move reductions, `alphabeta-no-null:MS` without null moves,
+        // `alphabeta-baseline:MS` without both: the search of the levels
+        // before): for matches at equal time that measure what each is worth.
         _ if level.starts_with("alphabeta") => {
             let (kind, ms) = level.split_once(':')?;
             let ms: u64 = ms.parse().ok().filter(|&ms| (1..=600_000).contains(&ms))?;
             let mut ab = alphabeta(ms);
-            match kind {
-                "alphabeta" => {}
-                "alphabeta-no-lmr" => ab.config.late_move_reductions = false,
+            let (lmr, null) = match kind {
+                "alphabeta" => (true, true),
+                "alphabeta-no-lmr" => (false, true),
+                "alphabeta-no-null" => (true, false),
+                "alphabeta-baseline" => (false, false),
                 _ => return None,
-            }
+            };
+            ab.config.late_move_reductions = lmr;
+            ab.config.null_move = null;
             Box::new(ab)
         }
         // The plain-UCT baselines (`uct:MS`, `uct-iter:N`) every game accepts.
@@ -156,7 +161,7 @@ mod tests {
         assert!(moves.contains(&m));
         assert!(began.elapsed() < Duration::from_millis(2_500), "took {:?}", began.elapsed());
         assert!(new_agent("uct:50", 1).is_some());
-        for spec in ["alphabeta:50", "alphabeta-no-lmr:50"] {
+        for spec in ["alphabeta:50", "alphabeta-no-lmr:50", "alphabeta-no-null:50", "alphabeta-baseline:50"] {
             assert!(new_agent(spec, 1).is_some(), "{spec}");
         }
         for spec in ["alphabeta", "alphabeta:", "alphabeta:0", "alphabeta:x", "alphabeta-fast:50"] {

@@ -12,6 +12,11 @@ use crate::rules::{Cordots, Move};
 use tabula_ai::alphabeta::{Evaluator, OrderHints};
 use tabula_core::Game;
 
+/// A side passes in the search only with at least this many pieces...
+const PASS_MIN_PIECES: u32 = 5;
+/// ...and this many plies before the cap.
+const PASS_MIN_PLIES_LEFT: u32 = 50;
+
 impl Evaluator<Cordots> for CordotsEval {
     const QUIESCENCE: bool = true;
     const HISTORY_SLOTS: usize = 64 * 64;
@@ -63,6 +68,17 @@ impl Evaluator<Cordots> for CordotsEval {
     /// the side ahead makes progress and the side behind seeks it.
     fn is_search_draw(&self, g: &Cordots) -> bool {
         g.repetitions() >= 2
+    }
+
+    /// Passing is sound where having to move is no burden: not with few
+    /// pieces left, and not near the cap, where the plies left decide.
+    fn pass(&self, g: &mut Cordots) -> bool {
+        let me = g.to_move();
+        if g.occupied_by(me).count_ones() < PASS_MIN_PIECES || self.plies_left(g) < PASS_MIN_PLIES_LEFT {
+            return false;
+        }
+        g.pass_for_search();
+        true
     }
 
     fn stand_pat(&mut self, g: &Cordots) -> i32 {
@@ -147,6 +163,31 @@ mod tests {
         };
         let (reduced, full) = (nodes(true), nodes(false));
         assert!(reduced * 3 < full * 2, "{reduced} nodes with reductions, {full} without");
+    }
+
+    #[test]
+    fn null_moves_reach_a_depth_with_fewer_nodes() {
+        let g = Cordots::new(&CordotsOptions::default());
+        let nodes = |null: bool| {
+            let mut s = AlphaBeta::new(AlphaBetaConfig { null_move: null, ..config(8) }, CordotsEval::default());
+            s.search(&g, &ThinkContext::default());
+            assert_eq!(s.stats.depth, 8);
+            s.stats.nodes
+        };
+        let (pruned, full) = (nodes(true), nodes(false));
+        assert!(pruned * 5 < full * 4, "{pruned} nodes with null moves, {full} without");
+    }
+
+    #[test]
+    fn no_pass_near_the_cap_or_with_few_pieces() {
+        let eval = CordotsEval::default();
+        let mut near_cap = Cordots::new(&CordotsOptions::default()).with_plies(260);
+        assert!(!eval.pass(&mut near_cap));
+        let mut few = pos("c7/8/8/8/2Cv4/4V3/8/7V w 0 0");
+        assert!(!eval.pass(&mut few));
+        let mut start = Cordots::new(&CordotsOptions::default());
+        assert!(eval.pass(&mut start));
+        assert_eq!(start.to_move(), tabula_core::Player::Second);
     }
 
     #[test]
