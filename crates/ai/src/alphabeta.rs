@@ -159,6 +159,10 @@ pub struct AlphaBetaConfig {
     /// the side to move stands at or above beta, a search after a pass, a
     /// few plies shallower, that still holds beta cuts the node off.
     pub null_move: bool,
+    /// What a draw costs the side the search plays for, in evaluation
+    /// units: above zero it avoids repetitions and level endings while it
+    /// is not worse by more than this, and seeks them only when it is.
+    pub contempt: i32,
 }
 
 impl Default for AlphaBetaConfig {
@@ -171,6 +175,7 @@ impl Default for AlphaBetaConfig {
             quiescence: true,
             late_move_reductions: true,
             null_move: true,
+            contempt: 0,
         }
     }
 }
@@ -318,9 +323,24 @@ struct Shared<'a, M> {
     quiescence: bool,
     late_move_reductions: bool,
     null_move: bool,
+    /// The side the search chooses a move for, and what a draw costs it.
+    root: tabula_core::Player,
+    contempt: i32,
     /// Set when the main thread is done, so the helpers stop too.
     stop: AtomicBool,
     finished: Mutex<Finished<M>>,
+}
+
+impl<M> Shared<'_, M> {
+    /// A draw's score for the side to move in `state`: below zero for the
+    /// side the search plays for by the contempt, above zero for the other.
+    fn draw_score<G: Game>(&self, state: &G) -> i32 {
+        if state.to_move() == self.root {
+            -self.contempt
+        } else {
+            self.contempt
+        }
+    }
 }
 
 impl<M: Copy> Shared<'_, M> {
@@ -392,11 +412,11 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         self.aborted
     }
 
-    fn terminal(state: &G, ply: usize) -> Option<i32> {
+    fn terminal(state: &G, ply: usize, sh: &Shared<'_, G::Move>) -> Option<i32> {
         match state.status() {
             Status::Ongoing => None,
             Status::Over(o) => Some(match o.winner {
-                None => 0,
+                None => sh.draw_score(state),
                 Some(w) if w == state.to_move() => WIN - ply as i32,
                 Some(_) => -(WIN - ply as i32),
             }),
@@ -432,7 +452,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         sh: &Shared<'_, G::Move>,
     ) -> i32 {
         self.nodes += 1;
-        if let Some(t) = Self::terminal(state, ply) {
+        if let Some(t) = Self::terminal(state, ply, sh) {
             return t;
         }
         if self.out_of_budget(sh) {
@@ -477,7 +497,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         beta: i32,
         sh: &Shared<'_, G::Move>,
     ) -> i32 {
-        if let Some(t) = Self::terminal(state, ply) {
+        if let Some(t) = Self::terminal(state, ply, sh) {
             self.nodes += 1;
             return t;
         }
@@ -494,7 +514,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
             return 0;
         }
         if ply > 0 && self.eval.is_search_draw(state) {
-            return 0;
+            return sh.draw_score(state);
         }
         let key = self.eval.key(state);
         let mut tt_move = None;
@@ -686,6 +706,8 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
             quiescence: self.config.quiescence,
             late_move_reductions: self.config.late_move_reductions,
             null_move: self.config.null_move,
+            root: state.to_move(),
+            contempt: self.config.contempt,
             stop: AtomicBool::new(false),
             finished: Mutex::new(Finished { depth: 0, score: 0, best: None }),
         };
@@ -769,6 +791,36 @@ impl<G: Game, E: Evaluator<G>> Agent<G> for AlphaBeta<G, E> {
         match self.config.time {
             Some(t) => format!("{} alpha-beta{q}, {:.1} s", G::NAME, t.as_secs_f64()),
             None => format!("{} alpha-beta{q}, depth {}", G::NAME, self.config.max_depth),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tabula_core::example::TicTacToe;
+    use tabula_core::NoOptions;
+
+    #[derive(Clone)]
+    struct Blind;
+    impl Evaluator<TicTacToe> for Blind {
+        fn evaluate(&mut self, _: &TicTacToe) -> i32 {
+            0
+        }
+    }
+
+    /// Tic-tac-toe is a draw: the search scores it 0 without contempt and
+    /// minus the contempt with it, for whichever side it plays.
+    #[test]
+    fn contempt_scores_a_draw_below_zero_for_the_side_searching() {
+        for position in [".........", "x........"] {
+            let g = TicTacToe::from_position(position, &NoOptions).unwrap();
+            for contempt in [0, 30] {
+                let config = AlphaBetaConfig { time: None, contempt, ..AlphaBetaConfig::default() };
+                let mut ai = AlphaBeta::new(config, Blind);
+                ai.search(&g, &ThinkContext::default());
+                assert_eq!(ai.stats.score, -contempt, "{position}, contempt {contempt}");
+            }
         }
     }
 }

@@ -64,10 +64,21 @@ pub fn levels() -> Vec<LevelSpec> {
     LEVELS.iter().map(|&(id, d)| LevelSpec::new(id, d)).collect()
 }
 
+/// What a draw costs the levels' alpha-beta, in centi-pieces. Two equal
+/// searches draw each other nearly always (by repetition, or level at the
+/// cap); without contempt a search that is a little ahead takes a
+/// repetition as readily as the side behind.
+pub const CONTEMPT: i32 = 50;
+
 /// The Cordots alpha-beta (the generic search with the Cordots hooks:
 /// quiescence, killers, history) thinking `ms` per move.
 pub fn alphabeta(ms: u64) -> AlphaBeta<Cordots, CordotsEval> {
-    let config = AlphaBetaConfig { time: Some(Duration::from_millis(ms)), tt_bits: 20, ..AlphaBetaConfig::default() };
+    let config = AlphaBetaConfig {
+        time: Some(Duration::from_millis(ms)),
+        tt_bits: 20,
+        contempt: CONTEMPT,
+        ..AlphaBetaConfig::default()
+    };
     AlphaBeta::new(config, CordotsEval::default())
 }
 
@@ -94,21 +105,24 @@ pub fn new_agent(level: &str, seed: u64) -> Option<Box<dyn Agent<Cordots>>> {
         // The levels' search at any time per move (`alphabeta:MS`), and
         // without what 2026-12-03 added (`alphabeta-no-lmr:MS` without late
         // move reductions, `alphabeta-no-null:MS` without null moves,
-        // `alphabeta-baseline:MS` without both: the search of the levels
-        // before): for matches at equal time that measure what each is worth.
+        // `alphabeta-no-contempt:MS` scoring draws 0, `alphabeta-baseline:MS`
+        // without all three: the search of the levels before): for matches
+        // at equal time that measure what each is worth.
         _ if level.starts_with("alphabeta") => {
             let (kind, ms) = level.split_once(':')?;
             let ms: u64 = ms.parse().ok().filter(|&ms| (1..=600_000).contains(&ms))?;
             let mut ab = alphabeta(ms);
-            let (lmr, null) = match kind {
-                "alphabeta" => (true, true),
-                "alphabeta-no-lmr" => (false, true),
-                "alphabeta-no-null" => (true, false),
-                "alphabeta-baseline" => (false, false),
+            let (lmr, null, contempt) = match kind {
+                "alphabeta" => (true, true, CONTEMPT),
+                "alphabeta-no-lmr" => (false, true, CONTEMPT),
+                "alphabeta-no-null" => (true, false, CONTEMPT),
+                "alphabeta-no-contempt" => (true, true, 0),
+                "alphabeta-baseline" => (false, false, 0),
                 _ => return None,
             };
             ab.config.late_move_reductions = lmr;
             ab.config.null_move = null;
+            ab.config.contempt = contempt;
             Box::new(ab)
         }
         // The plain-UCT baselines (`uct:MS`, `uct-iter:N`) every game accepts.
@@ -161,7 +175,13 @@ mod tests {
         assert!(moves.contains(&m));
         assert!(began.elapsed() < Duration::from_millis(2_500), "took {:?}", began.elapsed());
         assert!(new_agent("uct:50", 1).is_some());
-        for spec in ["alphabeta:50", "alphabeta-no-lmr:50", "alphabeta-no-null:50", "alphabeta-baseline:50"] {
+        for spec in [
+            "alphabeta:50",
+            "alphabeta-no-lmr:50",
+            "alphabeta-no-null:50",
+            "alphabeta-no-contempt:50",
+            "alphabeta-baseline:50",
+        ] {
             assert!(new_agent(spec, 1).is_some(), "{spec}");
         }
         for spec in ["alphabeta", "alphabeta:", "alphabeta:0", "alphabeta:x", "alphabeta-fast:50"] {
