@@ -430,14 +430,20 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         std::mem::take(&mut self.buffers[ply])
     }
 
-    fn child(&mut self, state: &G, mv: G::Move) -> G {
-        let mut c = match self.children.pop() {
+    /// A copy of `state` in a spare state when there is one. Give it back
+    /// to `children` when done with it.
+    fn copy_of(&mut self, state: &G) -> G {
+        match self.children.pop() {
             Some(mut c) => {
                 c.clone_from(state);
                 c
             }
             None => state.clone(),
-        };
+        }
+    }
+
+    fn child(&mut self, state: &G, mv: G::Move) -> G {
+        let mut c = self.copy_of(state);
         c.play(mv);
         c
     }
@@ -537,8 +543,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
             && beta.abs() < FORCED
             && self.eval.evaluate(state) >= beta
         {
-            let mut child = self.children.pop().unwrap_or_else(|| state.clone());
-            child.clone_from(state);
+            let mut child = self.copy_of(state);
             if self.eval.pass(&mut child) {
                 self.passed[ply + 1] = true;
                 let reduced = depth - 1 - null_move_reduction(depth);

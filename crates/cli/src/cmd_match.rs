@@ -86,6 +86,20 @@ impl GameResult {
     }
 }
 
+/// The random opening of the `pair`th pair of games (none for 0 plies).
+fn pair_opening(
+    game: &dyn DynGame,
+    options: &[(String, String)],
+    plies: u32,
+    seed: u64,
+    pair: usize,
+) -> Result<Vec<String>> {
+    match plies {
+        0 => Ok(Vec::new()),
+        plies => random_opening(game, options, plies, seed ^ (pair as u64).wrapping_mul(0xD1B5_4A32_D192_ED03)),
+    }
+}
+
 #[allow(clippy::too_many_arguments)]
 fn play_one(
     game: &dyn DynGame,
@@ -103,10 +117,7 @@ fn play_one(
     let (first, second) = if a_first { (a, b) } else { (b, a) };
     let threads = if a_first { threads } else { [threads[1], threads[0]] };
     let label = format!("game {}", index + 1);
-    let opening = match opening_plies {
-        0 => Vec::new(),
-        plies => random_opening(game, options, plies, seed ^ (index as u64 / 2).wrapping_mul(0xD1B5_4A32_D192_ED03))?,
-    };
+    let opening = pair_opening(game, options, opening_plies, seed, index / 2)?;
     let played = play_game(game, options, first, second, &opening, game_seed, &label, cost, threads)?;
     let a_player = if a_first { Player::First } else { Player::Second };
     let a_score = match played.winner {
@@ -132,9 +143,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
     for spec in [a, b] {
         game.new_agent(spec, 0).map_err(|e| input_error(e.to_string()))?;
     }
-    if args.openings > 0 {
-        random_opening(game, &options, args.openings, args.seed).map_err(|e| input_error(e.to_string()))?;
-    }
+    // The first pair's opening, drawn once before any game, so an opening
+    // length no game survives is an input error, not a failed game.
+    pair_opening(game, &options, args.openings, args.seed, 0).map_err(|e| input_error(e.to_string()))?;
     let bar = progress_bar(args.games as u64, "games");
     let next = AtomicUsize::new(0);
     let results: Mutex<Vec<Option<GameResult>>> = Mutex::new(vec![None; args.games]);

@@ -159,9 +159,10 @@ fn not_found(id: &str) -> ApiError {
 }
 
 fn not_pending(c: &Challenge) -> ApiError {
-    let message = match (c.status, &c.game_id) {
-        (ChallengeStatus::Accepted, None) => "the challenge is being accepted".to_string(),
-        (status, _) => {
+    // Not pending, yet reading as pending: an accept is making its game.
+    let message = match c.public_status() {
+        ChallengeStatus::Pending => "the challenge is being accepted".to_string(),
+        status => {
             format!("the challenge is {}", serde_json::to_value(status).unwrap_or_default().as_str().unwrap_or(""))
         }
     };

@@ -151,30 +151,26 @@ mod tests {
         }
     }
 
+    /// The nodes a search with `config` visits from the start to finish its depth.
+    fn nodes_to_depth(config: AlphaBetaConfig) -> u64 {
+        let depth = config.max_depth;
+        let mut s = AlphaBeta::new(config, CordotsEval::default());
+        s.search(&Cordots::new(&CordotsOptions::default()), &ThinkContext::default());
+        assert_eq!(s.stats.depth, depth);
+        s.stats.nodes
+    }
+
     #[test]
     fn late_move_reductions_reach_a_depth_with_fewer_nodes() {
-        let g = Cordots::new(&CordotsOptions::default());
-        let nodes = |lmr: bool| {
-            let mut s =
-                AlphaBeta::new(AlphaBetaConfig { late_move_reductions: lmr, ..config(7) }, CordotsEval::default());
-            s.search(&g, &ThinkContext::default());
-            assert_eq!(s.stats.depth, 7);
-            s.stats.nodes
-        };
-        let (reduced, full) = (nodes(true), nodes(false));
+        let reduced = nodes_to_depth(AlphaBetaConfig { late_move_reductions: true, ..config(7) });
+        let full = nodes_to_depth(AlphaBetaConfig { late_move_reductions: false, ..config(7) });
         assert!(reduced * 3 < full * 2, "{reduced} nodes with reductions, {full} without");
     }
 
     #[test]
     fn null_moves_reach_a_depth_with_fewer_nodes() {
-        let g = Cordots::new(&CordotsOptions::default());
-        let nodes = |null: bool| {
-            let mut s = AlphaBeta::new(AlphaBetaConfig { null_move: null, ..config(8) }, CordotsEval::default());
-            s.search(&g, &ThinkContext::default());
-            assert_eq!(s.stats.depth, 8);
-            s.stats.nodes
-        };
-        let (pruned, full) = (nodes(true), nodes(false));
+        let pruned = nodes_to_depth(AlphaBetaConfig { null_move: true, ..config(8) });
+        let full = nodes_to_depth(AlphaBetaConfig { null_move: false, ..config(8) });
         assert!(pruned * 5 < full * 4, "{pruned} nodes with null moves, {full} without");
     }
 
