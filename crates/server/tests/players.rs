@@ -527,7 +527,8 @@ async fn leaderboards_list_established_ratings_as_they_stand_now() {
     for name in ["Ada", "Ben", "Cal", "Dot"] {
         signup(&server.base, name).await;
     }
-    server.running.shutdown().await.unwrap();
+    let db = server.db.clone();
+    server.shutdown().await;
     {
         let year = 365 * 86_400_000u64;
         for (name, rating, deviation, games, at) in [
@@ -537,14 +538,14 @@ async fn leaderboards_list_established_ratings_as_they_stand_now() {
             ("Dot", 1900.0, 200.0, 3, T0 - 3_600_000),
         ] {
             sql::exec(
-                &server.db,
+                &db,
                 "INSERT INTO ratings (user_id, game, category, rating, deviation, volatility, games, updated_at_ms)
                  SELECT id, 'dots', 'rapid', ?2, ?3, 0.06, ?4, ?5 FROM users WHERE name = ?1",
                 &[name.into(), rating.into(), deviation.into(), (games as i64).into(), (at as i64).into()],
             );
         }
     }
-    let server = start_on(server.db.clone(), tabula_server::time::ManualTime::new(T0)).await;
+    let server = start_on(db, tabula_server::time::ManualTime::new(T0)).await;
     let base = &server.base;
     let board = get(base, "/api/leaderboard?game=dots&category=rapid").await.json();
     let names: Vec<&str> = board["players"].as_array().unwrap().iter().map(|p| p["user"].as_str().unwrap()).collect();
