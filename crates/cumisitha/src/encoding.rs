@@ -16,8 +16,9 @@
 //! jumps, under-promotions), kept in absolute coordinates so that an
 //! action names the same move for both sides.
 //!
-//! **Observation**: 19 planes of 8×8 (row 0 is rank 1, column 0 file a),
-//! from the point of view of `player`: see [`PLANES`].
+//! **Observation**: 20 planes of 8×8 (row 0 is rank 1, column 0 file a):
+//! the pieces and castling rights by colour, then whose turn it is, both as
+//! a colour and as seen by `player`: see [`PLANES`].
 
 use crate::rules;
 use crate::rules::Cumisitha;
@@ -25,26 +26,31 @@ use cozy_chess::{BitBoard, Color, File, Move, Piece, Rank, Square};
 use tabula_core::encoding::Encoding;
 use tabula_core::{Game, NoOptions, Player};
 
-/// The observation planes, in order.
-pub const PLANES: [&str; 19] = [
-    "own pawns",
-    "own knights",
-    "own bishops",
-    "own rooks",
-    "own queens",
-    "own king",
-    "opponent pawns",
-    "opponent knights",
-    "opponent bishops",
-    "opponent rooks",
-    "opponent queens",
-    "opponent king",
-    "own short castling right (all ones or zeros)",
-    "own long castling right",
-    "opponent short castling right",
-    "opponent long castling right",
+/// The observation planes, in order. The pieces and castling rights are by
+/// colour, as in OpenSpiel's chess, so a move changes only the few squares
+/// it touches (planes of the mover's and the opponent's pieces would trade
+/// places every ply); the last two planes say whose turn it is and, with
+/// it, which colour `player` plays.
+pub const PLANES: [&str; 20] = [
+    "White pawns",
+    "White knights",
+    "White bishops",
+    "White rooks",
+    "White queens",
+    "White king",
+    "Black pawns",
+    "Black knights",
+    "Black bishops",
+    "Black rooks",
+    "Black queens",
+    "Black king",
+    "White short castling right (all ones or zeros)",
+    "White long castling right",
+    "Black short castling right",
+    "Black long castling right",
     "en passant target square (only when the capture is legal)",
     "100-ply counter / 100",
+    "ones when White is to move",
     "ones when player is to move",
 ];
 
@@ -243,11 +249,10 @@ impl Encoding for Cumisitha {
 
     fn write_observation(&self, player: Player, out: &mut [f32]) {
         let board = self.board();
-        let own = colour_of(player);
         // Every plane is written once: the sparse ones cleared and marked,
         // the constant ones filled (no clearing of the whole buffer first).
         out[..12 * 64].fill(0.0);
-        for (side, colour) in [own, !own].into_iter().enumerate() {
+        for (side, colour) in Color::ALL.into_iter().enumerate() {
             for (k, piece) in Piece::ALL.into_iter().enumerate() {
                 let plane = &mut out[(side * 6 + k) * 64..][..64];
                 for sq in board.colored_pieces(colour, piece) {
@@ -256,7 +261,7 @@ impl Encoding for Cumisitha {
             }
             let rights = board.castle_rights(colour);
             for (j, right) in [rights.short, rights.long].into_iter().enumerate() {
-                out[(12 + side * 2 + j) * 64..][..64].fill(if right.is_some() { 1.0 } else { 0.0 });
+                out[(12 + side * 2 + j) * 64..][..64].fill(ones_if(right.is_some()));
             }
         }
         out[16 * 64..17 * 64].fill(0.0);
@@ -264,23 +269,21 @@ impl Encoding for Cumisitha {
             out[16 * 64 + target as usize] = 1.0;
         }
         out[17 * 64..18 * 64].fill(board.halfmove_clock() as f32 / rules::COUNTER_LIMIT as f32);
-        out[18 * 64..19 * 64].fill(if self.to_move() == player { 1.0 } else { 0.0 });
+        out[18 * 64..19 * 64].fill(ones_if(board.side_to_move() == Color::White));
+        out[19 * 64..20 * 64].fill(ones_if(self.to_move() == player));
     }
 
     const INCREMENTAL_OBSERVATION: bool = true;
 
     fn update_observation(&self, player: Player, before: &Self, before_player: Player, out: &mut [f32]) {
         // Write only what changed: a plane's squares that left or joined
-        // its bitboard, and the constant planes whose value changed. In
-        // batched play each move swaps own and opponent, so most piece
-        // entries still change, but the 3 KB of piece planes are not
-        // cleared and the five constant planes mostly stay.
+        // its bitboard (two to four for a move), and the constant planes
+        // whose value changed.
         let (board, old) = (self.board(), before.board());
-        let (own, old_own) = (colour_of(player), colour_of(before_player));
-        for (side, (colour, old_colour)) in [(own, old_own), (!own, !old_own)].into_iter().enumerate() {
+        for (side, colour) in Color::ALL.into_iter().enumerate() {
             for (k, piece) in Piece::ALL.into_iter().enumerate() {
                 let plane = &mut out[(side * 6 + k) * 64..][..64];
-                let (now, was) = (board.colored_pieces(colour, piece), old.colored_pieces(old_colour, piece));
+                let (now, was) = (board.colored_pieces(colour, piece), old.colored_pieces(colour, piece));
                 for sq in was - now {
                     plane[sq as usize] = 0.0;
                 }
@@ -288,12 +291,12 @@ impl Encoding for Cumisitha {
                     plane[sq as usize] = 1.0;
                 }
             }
-            let (rights, old_rights) = (board.castle_rights(colour), old.castle_rights(old_colour));
+            let (rights, old_rights) = (board.castle_rights(colour), old.castle_rights(colour));
             for (j, (right, old_right)) in
                 [(rights.short, old_rights.short), (rights.long, old_rights.long)].into_iter().enumerate()
             {
                 if right.is_some() != old_right.is_some() {
-                    out[(12 + side * 2 + j) * 64..][..64].fill(if right.is_some() { 1.0 } else { 0.0 });
+                    out[(12 + side * 2 + j) * 64..][..64].fill(ones_if(right.is_some()));
                 }
             }
         }
@@ -309,9 +312,12 @@ impl Encoding for Cumisitha {
         if board.halfmove_clock() != old.halfmove_clock() {
             out[17 * 64..18 * 64].fill(board.halfmove_clock() as f32 / rules::COUNTER_LIMIT as f32);
         }
+        if board.side_to_move() != old.side_to_move() {
+            out[18 * 64..19 * 64].fill(ones_if(board.side_to_move() == Color::White));
+        }
         let (to_move, was_to_move) = (self.to_move() == player, before.to_move() == before_player);
         if to_move != was_to_move {
-            out[18 * 64..19 * 64].fill(if to_move { 1.0 } else { 0.0 });
+            out[19 * 64..20 * 64].fill(ones_if(to_move));
         }
     }
 
@@ -329,12 +335,12 @@ impl Encoding for Cumisitha {
     }
 }
 
-/// The colour a player plays.
-fn colour_of(player: Player) -> Color {
-    if player == Player::First {
-        Color::White
+/// A constant plane's value: all ones or all zeros.
+fn ones_if(on: bool) -> f32 {
+    if on {
+        1.0
     } else {
-        Color::Black
+        0.0
     }
 }
 
@@ -434,11 +440,13 @@ mod tests {
             assert!(names.iter().any(|n| n == expected), "{expected} missing from {names:?}");
         }
         assert_eq!(PAIR_ACTION[4][6] as u32, g.action_of(g.parse_move("e1g1").unwrap()).unwrap());
-        let mut obs = vec![0.0; 19 * 64];
-        g.write_observation(Player::First, &mut obs);
+        let mut obs = vec![0.0; 20 * 64];
+        g.write_observation(Player::Second, &mut obs);
         assert_eq!(obs[16 * 64 + 43], 1.0, "d6 is the en passant target");
-        assert_eq!(obs[5 * 64 + 4], 1.0, "own king on e1");
-        assert_eq!(obs[11 * 64 + 60], 1.0, "opponent king on e8");
+        assert_eq!(obs[5 * 64 + 4], 1.0, "White's king on e1, whoever looks");
+        assert_eq!(obs[11 * 64 + 60], 1.0, "Black's king on e8");
+        assert_eq!(obs[18 * 64], 1.0, "White is to move");
+        assert_eq!(obs[19 * 64], 0.0, "the second player (Black) is not");
     }
 
     #[test]
