@@ -29,10 +29,38 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 println!("    {}={}  (default {}) {}", o.key, o.values, o.default, o.help);
             }
         }
-        let levels: Vec<String> = g.levels().into_iter().map(|l| l.id).collect();
-        println!("  AI levels: {} (default {})", levels.join(", "), g.default_level());
+        let levels = g.levels();
+        let ids: Vec<&str> = levels.iter().map(|l| l.id.as_str()).collect();
+        println!("  AI levels: {} (default {})", ids.join(", "), g.default_level());
+        if let Some(line) = elo_line(&levels) {
+            println!("  {line}");
+        }
         println!("  records: {}", g.record_format());
         println!();
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The levels' measured ratings, for players to see what "medium" means:
+/// `Elo (random = 0): easy 420, medium 800`. Only when some are measured.
+fn elo_line(levels: &[tabula_core::LevelSpec]) -> Option<String> {
+    let rated: Vec<String> = levels.iter().filter_map(|l| l.elo.map(|e| format!("{} {e}", l.id))).collect();
+    (!rated.is_empty()).then(|| format!("Elo (random = 0, see the rules page): {}", rated.join(", ")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tabula_core::LevelSpec;
+
+    #[test]
+    fn the_elo_line_lists_the_rated_levels_only() {
+        let levels = [
+            LevelSpec::new("random", "").with_elo(0),
+            LevelSpec::new("easy", "").with_elo(420),
+            LevelSpec::new("perfect", ""),
+        ];
+        assert_eq!(elo_line(&levels).unwrap(), "Elo (random = 0, see the rules page): random 0, easy 420");
+        assert_eq!(elo_line(&[LevelSpec::new("easy", "")]), None);
+    }
 }

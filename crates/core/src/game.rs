@@ -353,12 +353,37 @@ pub struct LevelSpec {
     pub id: String,
     /// What it does, for a person.
     pub description: String,
+    /// Its rating on the game's own Elo scale, where the game's `random`
+    /// level is 0: the maximum-likelihood ratings of a `tabula tournament`
+    /// round-robin of the levels, kept in the source with the table they
+    /// come from (the game's rules page). `None` until measured.
+    pub elo: Option<i32>,
 }
 
 impl LevelSpec {
-    /// A level named `id`.
+    /// A level named `id`, not yet rated.
+    ///
+    /// ```
+    /// use tabula_core::LevelSpec;
+    ///
+    /// let level = LevelSpec::new("easy", "MCTS, 300 playouts");
+    /// assert_eq!((level.id.as_str(), level.elo), ("easy", None));
+    /// ```
     pub fn new(id: impl Into<String>, description: impl Into<String>) -> Self {
-        LevelSpec { id: id.into(), description: description.into() }
+        LevelSpec { id: id.into(), description: description.into(), elo: None }
+    }
+
+    /// The level with its measured rating (see [`LevelSpec::elo`]).
+    ///
+    /// ```
+    /// use tabula_core::LevelSpec;
+    ///
+    /// let level = LevelSpec::new("easy", "MCTS, 300 playouts").with_elo(420);
+    /// assert_eq!(level.elo, Some(420));
+    /// ```
+    pub fn with_elo(mut self, elo: i32) -> Self {
+        self.elo = Some(elo);
+        self
     }
 }
 

@@ -125,7 +125,7 @@ export async function lobbyPage(root) {
     description.textContent = game.description;
     mount(optionsBox, game.options.map((opt) => optionField(opt)));
     optionsSet.hidden = game.options.length === 0;
-    mount(levelSelect, game.levels.map((l) => h('option', { value: l.id, selected: l.id === game.default_level, title: l.description }, `${title(l.id)}`)));
+    mount(levelSelect, game.levels.map((l) => h('option', { value: l.id, selected: l.id === game.default_level, title: l.description }, l.elo == null ? title(l.id) : `${title(l.id)} (Elo ${l.elo})`)));
     mount(sideSelect,
       h('option', { value: 'random' }, 'Random'),
       game.players.map((p, i) => h('option', { value: String(i) }, `${title(p)}${i === 0 ? ' (moves first)' : ''}`)));

@@ -14,6 +14,13 @@ use tabula_core::{Agent, LevelSpec};
 /// The level used when none is named.
 pub const DEFAULT_LEVEL: &str = "medium";
 
+/// The levels' ratings (random = 0, rounded to tens): the maximum-likelihood
+/// fit of a `tabula tournament` round-robin of all six levels, 10 games a
+/// pair (docs/rules/coldwar.md has the crosstable). Measure again when a
+/// level changes.
+const LEVEL_ELO: [(&str, i32); 6] =
+    [("random", 0), ("easy", 560), ("medium", 1090), ("hard", 1110), ("expert", 1190), ("perfect", 960)];
+
 /// The levels, weakest first: the generic ones, then `perfect`.
 pub fn levels() -> Vec<LevelSpec> {
     let mut levels = tabula_ai::levels::generic_levels();
@@ -25,6 +32,12 @@ pub fn levels() -> Vec<LevelSpec> {
         "plays from the full solution: the fastest win, the longest loss, else a draw (solves once, then cached)",
     ));
     levels
+        .into_iter()
+        .map(|level| match LEVEL_ELO.iter().find(|(id, _)| *id == level.id) {
+            Some(&(_, elo)) => level.with_elo(elo),
+            None => level,
+        })
+        .collect()
 }
 
 /// An agent for a level; `None` for an unknown level.
@@ -33,4 +46,19 @@ pub fn new_agent(level: &str, seed: u64) -> Option<Box<dyn Agent<ColdWar>>> {
         return Some(Box::new(PerfectAgent::new(seed)));
     }
     tabula_ai::levels::generic_agent_with(level, seed, ColdWarPolicy::default)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_level_has_its_measured_rating() {
+        let levels = levels();
+        assert_eq!(levels.len(), LEVEL_ELO.len(), "a level was added or removed: measure the ratings again");
+        for level in &levels {
+            assert!(level.elo.is_some(), "{} has no rating", level.id);
+        }
+        assert_eq!(levels[0].elo, Some(0), "random anchors the scale");
+    }
 }
