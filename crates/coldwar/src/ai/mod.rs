@@ -19,7 +19,7 @@ pub const DEFAULT_LEVEL: &str = "medium";
 /// pair (docs/rules/coldwar.md has the crosstable). Measure again when a
 /// level changes.
 const LEVEL_ELO: [(&str, i32); 6] =
-    [("random", 0), ("easy", 560), ("medium", 1090), ("hard", 1110), ("expert", 1190), ("perfect", 960)];
+    [("random", 0), ("easy", 470), ("medium", 1010), ("hard", 1030), ("expert", 1100), ("perfect", 1080)];
 
 /// The levels, weakest first: the generic ones, then `perfect`.
 pub fn levels() -> Vec<LevelSpec> {
@@ -29,7 +29,7 @@ pub fn levels() -> Vec<LevelSpec> {
     }
     levels.push(LevelSpec::new(
         "perfect",
-        "plays from the full solution: the fastest win, the longest loss, else a draw (solves once, then cached)",
+        "plays from the full solution: the fastest win, the longest loss, else the drawing move a medium search likes best (solves once, then cached)",
     ));
     levels
         .into_iter()

@@ -1,19 +1,30 @@
 //! The `perfect` level: plays from the solution table.
 
+use super::policy::ColdWarPolicy;
 use crate::rules::{ColdWar, Move};
 use crate::solve::cache::shared_table;
 use crate::solve::{Table, Value};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
+use tabula_ai::{levels, Mcts};
 use tabula_core::{Agent, Game, ThinkContext};
 
+/// The search that picks among drawing moves: `medium`'s budget, which
+/// draws `expert` and beats `easy` as often as `expert` does.
+const PRESSURE_LEVEL: &str = "medium";
+
 /// Plays the fastest win, the longest loss, or else a drawing move. Among
-/// drawing moves it prefers those that leave the opponent the most losing
-/// replies (a draw is all perfect play can force, but a fallible opponent
-/// may step into a trap); remaining ties are broken at random by the seed.
+/// drawing moves it plays the one an MCTS search (`medium`'s budget, the
+/// board heuristic of the search levels) likes best: a draw is all perfect
+/// play can force, so what wins games is pressure on a fallible opponent,
+/// and the search supplies it without ever leaving the draw. Without the
+/// search it prefers the drawing moves that leave the opponent the most
+/// losing replies, and breaks remaining ties by the seed.
 pub struct PerfectAgent {
     table: &'static Table,
     rng: SmallRng,
+    /// Picks among the drawing moves; `None` plays them at random.
+    pressure: Option<Mcts<ColdWar, ColdWarPolicy>>,
 }
 
 impl PerfectAgent {
@@ -24,7 +35,16 @@ impl PerfectAgent {
 
     /// An agent that plays from `table` (tests pass a table they built).
     pub fn with_table(table: &'static Table, seed: u64) -> Self {
-        PerfectAgent { table, rng: SmallRng::seed_from_u64(seed) }
+        let budget = levels::mcts_budget(PRESSURE_LEVEL).expect("a generic level");
+        let search = Mcts::new(levels::mcts_config(budget, seed), ColdWarPolicy::default());
+        PerfectAgent { table, rng: SmallRng::seed_from_u64(seed), pressure: Some(search) }
+    }
+
+    /// The same agent choosing among equal drawing moves at random, without
+    /// a search: instant, for tests and analysis.
+    pub fn without_search(mut self) -> Self {
+        self.pressure = None;
+        self
     }
 }
 
@@ -46,7 +66,7 @@ impl PerfectAgent {
 }
 
 impl Agent<ColdWar> for PerfectAgent {
-    fn choose(&mut self, state: &ColdWar, _ctx: &ThinkContext) -> Move {
+    fn choose(&mut self, state: &ColdWar, ctx: &ThinkContext) -> Move {
         let best = self.table.best_moves(state);
         if best.is_empty() {
             // Only a finished board has no best move, and agents are only
@@ -55,7 +75,19 @@ impl Agent<ColdWar> for PerfectAgent {
             state.legal_moves(&mut moves);
             return moves[self.rng.random_range(0..moves.len())];
         }
-        let best = if self.table.eval(state).value == Value::Draw { self.most_traps(state, best) } else { best };
+        if self.table.eval(state).value != Value::Draw {
+            return best[self.rng.random_range(0..best.len())];
+        }
+        if let (Some(search), true) = (self.pressure.as_mut(), best.len() > 1) {
+            search.search(state, ctx);
+            // The most visited root move that keeps the draw; the search
+            // sees every legal move, so one is there unless the clock cut
+            // it short before it tried them all.
+            if let Some(m) = search.root_moves().iter().map(|r| r.mv).find(|m| best.contains(m)) {
+                return m;
+            }
+        }
+        let best = self.most_traps(state, best);
         best[self.rng.random_range(0..best.len())]
     }
 
@@ -103,9 +135,30 @@ mod tests {
 
     #[test]
     #[cfg_attr(debug_assertions, ignore = "solves the whole game: run with --release")]
+    fn the_search_only_ever_picks_a_drawing_move_in_a_drawn_position() {
+        let table = full_table();
+        let mut random = ColdWar::new_agent("random", 7).unwrap();
+        let mut perfect = PerfectAgent::with_table(table, 3);
+        let mut g = ColdWar::new(&NoOptions);
+        let mut checked = 0;
+        while !g.status().is_over() && checked < 40 {
+            if table.eval(&g).value == Value::Draw {
+                let m = perfect.choose(&g, &ThinkContext::default());
+                let best = table.best_moves(&g);
+                assert!(best.contains(&m), "{} is not a drawing move in {:?}", g.format_move(m), g.position());
+                checked += 1;
+            }
+            g.play(random.choose(&g, &ThinkContext::default()));
+        }
+        assert!(checked >= 10, "only {checked} drawn positions on the way");
+    }
+
+    #[test]
+    #[cfg_attr(debug_assertions, ignore = "solves the whole game: run with --release")]
     fn perfect_against_perfect_is_a_draw() {
         let table = full_table();
-        let (mut x, mut o) = (PerfectAgent::with_table(table, 1), PerfectAgent::with_table(table, 2));
+        // One with the search that picks among drawing moves, one without.
+        let (mut x, mut o) = (PerfectAgent::with_table(table, 1), PerfectAgent::with_table(table, 2).without_search());
         let g = play_out(&mut x, &mut o);
         assert!(matches!(g.status(), Status::Over(o) if o.winner.is_none()), "{:?}", g.status());
     }
