@@ -42,7 +42,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
 }
 
 /// The levels' measured ratings, for players to see what "medium" means:
-/// `Elo (random = 0): easy 420, medium 800`. Only when some are measured.
+/// `Elo (random = 0, see the rules page): random 0, easy 420`. Only when
+/// some are measured.
 fn elo_line(levels: &[tabula_core::LevelSpec]) -> Option<String> {
     let rated: Vec<String> = levels.iter().filter_map(|l| l.elo.map(|e| format!("{} {e}", l.id))).collect();
     (!rated.is_empty()).then(|| format!("Elo (random = 0, see the rules page): {}", rated.join(", ")))

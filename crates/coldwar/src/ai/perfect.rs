@@ -10,7 +10,7 @@ use tabula_ai::{levels, Mcts};
 use tabula_core::{Agent, Game, ThinkContext};
 
 /// The search that picks among drawing moves: `medium`'s budget, which
-/// draws `expert` and beats `easy` as often as `expert` does.
+/// draws `expert` and beats `easy` nearly as often as `expert` does.
 const PRESSURE_LEVEL: &str = "medium";
 
 /// Plays the fastest win, the longest loss, or else a drawing move. Among
@@ -23,7 +23,8 @@ const PRESSURE_LEVEL: &str = "medium";
 pub struct PerfectAgent {
     table: &'static Table,
     rng: SmallRng,
-    /// Picks among the drawing moves; `None` plays them at random.
+    /// Picks among the drawing moves; `None` falls back to the ones that
+    /// set the most traps.
     pressure: Option<Mcts<ColdWar, ColdWarPolicy>>,
 }
 
@@ -40,8 +41,9 @@ impl PerfectAgent {
         PerfectAgent { table, rng: SmallRng::seed_from_u64(seed), pressure: Some(search) }
     }
 
-    /// The same agent choosing among equal drawing moves at random, without
-    /// a search: instant, for tests and analysis.
+    /// The same agent without the search: among drawing moves it plays one
+    /// that leaves the most losing replies (ties by the seed). Instant, for
+    /// tests and analysis.
     pub fn without_search(mut self) -> Self {
         self.pressure = None;
         self
