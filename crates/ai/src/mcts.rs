@@ -29,6 +29,12 @@ pub struct MctsConfig {
     pub reuse_tree: bool,
     /// Stop growing the tree past this many nodes (memory cap).
     pub max_nodes: usize,
+    /// RAVE (rapid action value estimation): `Some(k)` blends each child's
+    /// own mean with its all-moves-as-first mean, weighted
+    /// `β = sqrt(k / (3n + k))` after `n` visits, so the AMAF mean guides a
+    /// move until about `k` visits of its own. Needs a policy that reports
+    /// [`Policy::amaf_key`] and [`Policy::playout_moves`]; `None` is plain UCT.
+    pub rave: Option<f64>,
 }
 
 impl Default for MctsConfig {
@@ -40,6 +46,7 @@ impl Default for MctsConfig {
             seed: 0,
             reuse_tree: true,
             max_nodes: 2_000_000,
+            rave: None,
         }
     }
 }
@@ -53,6 +60,19 @@ pub trait Policy<G: Game>: Send + Clone {
     /// for the first player: 1 a win, 0.5 a draw, 0 a loss, or anything in
     /// between as an estimate.
     fn playout(&mut self, state: &mut G, rng: &mut Rng) -> f64;
+
+    /// A small dense index for `mv`, the same wherever the move is played
+    /// (for RAVE's all-moves-as-first statistics); `None` when the policy
+    /// does not support RAVE.
+    fn amaf_key(&self, _mv: G::Move) -> Option<usize> {
+        None
+    }
+
+    /// The moves of the last playout, in order, each with the player who
+    /// made it (for RAVE); empty when the policy does not record them.
+    fn playout_moves(&self) -> &[(Player, G::Move)] {
+        &[]
+    }
 }
 
 /// Uniformly random playouts to the end, or to a ply cap where the score (if
@@ -103,6 +123,10 @@ struct Node<M> {
     /// Hash of the position after `mv`, set on the first visit (for reuse).
     hash: u64,
     plies: u32,
+    /// Iterations after this node's parent in which `mover` played `mv`
+    /// later on (RAVE), and their wins for `mover`.
+    amaf_visits: u32,
+    amaf_wins: f32,
 }
 
 const NONE: u32 = u32::MAX;
@@ -133,11 +157,24 @@ struct Worker<G: Game, P> {
     path: Vec<u32>,
     /// The moves of `path` (one fewer: the root has none).
     line: Vec<G::Move>,
+    /// RAVE: by AMAF key, bit 0 set if the first player played it later in
+    /// this iteration, bit 1 the second; `touched` lists the keys to clear.
+    seen: Vec<u8>,
+    touched: Vec<usize>,
 }
 
 impl<G: Game, P: Policy<G>> Worker<G, P> {
     fn new(policy: P, rng: Rng) -> Self {
-        Worker { policy, rng, state: None, moves: Vec::new(), path: Vec::new(), line: Vec::new() }
+        Worker {
+            policy,
+            rng,
+            state: None,
+            moves: Vec::new(),
+            path: Vec::new(),
+            line: Vec::new(),
+            seen: Vec::new(),
+            touched: Vec::new(),
+        }
     }
 
     /// One iteration: select a leaf, value it, back the value up.
@@ -162,7 +199,10 @@ impl<G: Game, P: Policy<G>> Worker<G, P> {
             // children on its second visit (the root always grows them).
             let mut reached_new = false;
             while nodes[n as usize].expanded && nodes[n as usize].num_children > 0 {
-                let c = select_child(&nodes, n, config.exploration);
+                let c = match config.rave {
+                    Some(k) => select_child_rave(&nodes, n, config.exploration, k),
+                    None => select_child(&nodes, n, config.exploration),
+                };
                 let child = &mut nodes[c as usize];
                 reached_new = child.visits == 0;
                 child.visits += 1;
@@ -207,8 +247,57 @@ impl<G: Game, P: Policy<G>> Worker<G, P> {
             let node = &mut nodes[i as usize];
             node.wins += if node.mover == Player::First { value } else { 1.0 - value };
         }
+        if config.rave.is_some() {
+            self.update_amaf(&mut nodes, value);
+        }
         drop(nodes);
         self.state = Some(state);
+    }
+
+    /// RAVE's update: walking up from the leaf, every child of a path node
+    /// whose move its mover played later in this iteration (in the tree or
+    /// the playout) counts the iteration as if it had been played first.
+    fn update_amaf(&mut self, nodes: &mut [Node<G::Move>], value: f64) {
+        let bit = |p: Player| if p == Player::First { 1u8 } else { 2u8 };
+        let mark = |seen: &mut Vec<u8>, touched: &mut Vec<usize>, key: usize, who: Player| {
+            if key >= seen.len() {
+                seen.resize(key + 1, 0);
+            }
+            if seen[key] == 0 {
+                touched.push(key);
+            }
+            seen[key] |= bit(who);
+        };
+        for &(who, mv) in self.policy.playout_moves() {
+            if let Some(key) = self.policy.amaf_key(mv) {
+                mark(&mut self.seen, &mut self.touched, key, who);
+            }
+        }
+        for d in (0..self.path.len()).rev() {
+            if d < self.line.len() {
+                let mover = nodes[self.path[d + 1] as usize].mover;
+                if let Some(key) = self.policy.amaf_key(self.line[d]) {
+                    mark(&mut self.seen, &mut self.touched, key, mover);
+                }
+            }
+            let node = &nodes[self.path[d] as usize];
+            if node.first_child == NONE {
+                continue;
+            }
+            let (first, count) = (node.first_child, node.num_children);
+            for c in first..first + count {
+                let child = &mut nodes[c as usize];
+                let Some(key) = child.mv.and_then(|m| self.policy.amaf_key(m)) else { continue };
+                if self.seen.get(key).is_some_and(|&s| s & bit(child.mover) != 0) {
+                    child.amaf_visits += 1;
+                    child.amaf_wins += if child.mover == Player::First { value } else { 1.0 - value } as f32;
+                }
+            }
+        }
+        for &key in &self.touched {
+            self.seen[key] = 0;
+        }
+        self.touched.clear();
     }
 
     /// Iterate until the budget is spent, another worker stopped the
@@ -278,6 +367,40 @@ fn select_child<M>(nodes: &[Node<M>], n: u32, exploration: f64) -> u32 {
     best
 }
 
+/// The child of `n` to walk into under RAVE: each child's mean blended
+/// with its AMAF mean (`β = sqrt(k / (3n + k))`), plus the UCT term. An
+/// unvisited child is valued by its AMAF mean alone (as if visited once),
+/// so the playouts' verdict on a move decides which new moves are tried
+/// first; one without AMAF data is tried at once.
+#[inline]
+fn select_child_rave<M>(nodes: &[Node<M>], n: u32, exploration: f64, k: f64) -> u32 {
+    let node = &nodes[n as usize];
+    let (first, count) = (node.first_child, node.num_children);
+    let ln_n = (node.visits.max(1) as f64).ln();
+    let mut best = first;
+    let mut best_value = f64::NEG_INFINITY;
+    for i in first..first + count {
+        let child = &nodes[i as usize];
+        let amaf = if child.amaf_visits > 0 { child.amaf_wins as f64 / child.amaf_visits as f64 } else { 0.5 };
+        let v = if child.visits == 0 {
+            if child.amaf_visits == 0 {
+                return i;
+            }
+            amaf + exploration * ln_n.sqrt()
+        } else {
+            let visits = child.visits as f64;
+            let beta = (k / (3.0 * visits + k)).sqrt();
+            let mean = child.wins / visits;
+            (1.0 - beta) * mean + beta * amaf + exploration * (ln_n / visits).sqrt()
+        };
+        if v > best_value {
+            best_value = v;
+            best = i;
+        }
+    }
+    best
+}
+
 /// Give `n` the children `moves`, played by `mover`; none past the memory cap.
 fn expand<M: Copy>(nodes: &mut Vec<Node<M>>, n: u32, moves: &[M], mover: Player, max_nodes: usize) {
     nodes[n as usize].expanded = true;
@@ -296,6 +419,8 @@ fn expand<M: Copy>(nodes: &mut Vec<Node<M>>, n: u32, moves: &[M], mover: Player,
         wins: 0.0,
         hash: 0,
         plies: 0,
+        amaf_visits: 0,
+        amaf_wins: 0.0,
     }));
     let node = &mut nodes[n as usize];
     node.first_child = start;
@@ -346,6 +471,8 @@ impl<G: Game, P: Policy<G>> Mcts<G, P> {
             wins: 0.0,
             hash: state.hash(),
             plies: state.plies(),
+            amaf_visits: 0,
+            amaf_wins: 0.0,
         });
         self.root = 0;
     }
@@ -623,6 +750,78 @@ mod tests {
             ai.root_moves().iter().map(|m| m.visits).collect::<Vec<_>>()
         };
         assert_eq!(visits(&a), visits(&b));
+    }
+
+    /// Random playouts that record their moves, keyed by cell, for RAVE.
+    #[derive(Clone, Default)]
+    struct RecordingPolicy {
+        moves: Vec<u8>,
+        played: Vec<(Player, u8)>,
+    }
+
+    impl Policy<TicTacToe> for RecordingPolicy {
+        fn playout(&mut self, state: &mut TicTacToe, rng: &mut Rng) -> f64 {
+            self.played.clear();
+            while !state.status().is_over() {
+                state.legal_moves(&mut self.moves);
+                let mv = self.moves[rng.random_range(0..self.moves.len())];
+                self.played.push((state.to_move(), mv));
+                state.play(mv);
+            }
+            terminal_value(state)
+        }
+        fn amaf_key(&self, mv: u8) -> Option<usize> {
+            Some(mv as usize)
+        }
+        fn playout_moves(&self) -> &[(Player, u8)] {
+            &self.played
+        }
+    }
+
+    fn rave_search(position: &str, threads: usize, iterations: u64) -> (Mcts<TicTacToe, RecordingPolicy>, u8) {
+        let g = TicTacToe::from_position(position, &NoOptions).unwrap();
+        let config = MctsConfig {
+            iterations: Some(iterations),
+            seed: 1,
+            reuse_tree: false,
+            rave: Some(100.0),
+            exploration: 0.2,
+            ..MctsConfig::default()
+        };
+        let mut ai = Mcts::new(config, RecordingPolicy::default());
+        let mv = ai.search(&g, &ThinkContext { threads, ..ThinkContext::default() });
+        (ai, mv)
+    }
+
+    #[test]
+    fn rave_finds_the_win_and_the_block() {
+        for threads in [1, 2] {
+            // X wins on cell 2; O to move must block on cell 2.
+            assert_eq!(rave_search("xx.oo....", threads, 2000).1, 2, "{threads} threads");
+            assert_eq!(rave_search("xx..o....", threads, 2000).1, 2, "{threads} threads");
+        }
+    }
+
+    /// Every iteration through a node counts for it in AMAF too (its move
+    /// was played later by its mover), and no child counts more AMAF
+    /// iterations than its parent had.
+    #[test]
+    fn amaf_counts_are_consistent() {
+        for threads in [1, 2] {
+            let (ai, _) = rave_search(".........", threads, 3000);
+            let mut rich = 0;
+            for (i, node) in ai.nodes.iter().enumerate() {
+                if i as u32 != ai.root {
+                    assert!(node.amaf_visits >= node.visits, "{threads} threads, node {i}");
+                    assert!(node.amaf_wins as f64 <= node.amaf_visits as f64 + 1e-3);
+                    let parent = &ai.nodes[node.parent as usize];
+                    assert!(node.amaf_visits <= parent.visits, "{threads} threads, node {i}");
+                    rich += usize::from(node.amaf_visits > node.visits);
+                }
+            }
+            // The playouts taught the tree about moves it had not tried there.
+            assert!(rich > 100, "{rich}");
+        }
     }
 
     #[test]
