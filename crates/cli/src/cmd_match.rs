@@ -15,7 +15,9 @@ pub fn from_registry(cmd: clap::Command) -> clap::Command {
     });
     cmd.after_help(format!(
         "AI specs: a level of the game (see `tabula games`), `random`, or the plain-UCT\n\
-         baselines `uct:MS` (random playouts, MS milliseconds per move) and `uct-iter:N` (N playouts).{example}"
+         baselines `uct:MS` (random playouts, MS milliseconds per move) and `uct-iter:N` (N playouts).\n\
+         Some games take more, to measure their AI at equal time: Cordots `alphabeta:MS` and its\n\
+         variants, Dots `rave:MS[:K[:C]]` and `mcts:MS` (see docs/cli.md).{example}"
     ))
 }
 

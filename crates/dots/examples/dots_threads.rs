@@ -1,6 +1,7 @@
 //! Iterations per second of the Dots MCTS on one thread and on two (the
-//! tree-parallel search), on a 39x32 board from the cross start and after
-//! 60 plies. A measure, not a test: run it on a quiet machine.
+//! tree-parallel search), without RAVE and with it, on a 39x32 board from
+//! the cross start and after 60 plies. A measure, not a test: run it on a
+//! quiet machine.
 //!
 //!     cargo run --release -p tabula-dots --example dots_threads [-- SECONDS]
 
@@ -17,29 +18,32 @@ fn main() {
     let mut middle = start.clone();
     let mut ai = Mcts::new(
         MctsConfig { iterations: None, time: Some(Duration::from_millis(20)), ..MctsConfig::default() },
-        DotsPolicy { cutoff: 60, scale: 2.0 },
+        DotsPolicy::new(60),
     );
     for _ in 0..60 {
         let mv = ai.search(&Focus::from_dots(&middle), &ThinkContext::default());
         middle.play(mv);
     }
-    println!("{:<12} {:>8} {:>14} {:>9}", "position", "threads", "iterations/s", "gain");
+    println!("{:<12} {:<6} {:>8} {:>14} {:>9}", "position", "search", "threads", "iterations/s", "gain");
     for (name, pos) in [("start", &start), ("ply 60", &middle)] {
-        let mut base = 0.0;
-        for threads in [1, 2] {
-            let config = MctsConfig {
-                iterations: None,
-                time: Some(Duration::from_secs_f64(seconds)),
-                reuse_tree: false,
-                ..MctsConfig::default()
-            };
-            let mut ai = Mcts::new(config, DotsPolicy { cutoff: 60, scale: 2.0 });
-            ai.search(&Focus::from_dots(pos), &ThinkContext { threads, ..ThinkContext::default() });
-            let rate = ai.stats.iterations as f64 / ai.stats.elapsed.as_secs_f64();
-            if threads == 1 {
-                base = rate;
+        for (search, rave) in [("UCT", None), ("RAVE", Some(1000.0))] {
+            let mut base = 0.0;
+            for threads in [1, 2] {
+                let config = MctsConfig {
+                    iterations: None,
+                    time: Some(Duration::from_secs_f64(seconds)),
+                    reuse_tree: false,
+                    rave,
+                    ..MctsConfig::default()
+                };
+                let mut ai = Mcts::new(config, DotsPolicy::new(60));
+                ai.search(&Focus::from_dots(pos), &ThinkContext { threads, ..ThinkContext::default() });
+                let rate = ai.stats.iterations as f64 / ai.stats.elapsed.as_secs_f64();
+                if threads == 1 {
+                    base = rate;
+                }
+                println!("{name:<12} {search:<6} {threads:>8} {rate:>14.0} {:>8.2}x", rate / base);
             }
-            println!("{name:<12} {threads:>8} {rate:>14.0} {:>8.2}x", rate / base);
         }
     }
 }

@@ -17,7 +17,9 @@
 //! `--width W --height H` (20x20), `--seed S` (1), `--jobs J` games at once
 //! (1; each game uses two processes that take turns, so 2 fills 2 cores),
 //! `--threads T` Tabula's threads (1), `--cutoff C` Tabula's playout cut-off
-//! (60), and `--oppai-arg ARG` (repeatable) passed on to oppai-cli, which is
+//! (60), `--rave K` RAVE's equivalence (the levels' 1000), `--no-rave` the
+//! search before RAVE, `--exploration C` Tabula's UCT constant (the
+//! levels' 0, or 0.6 with `--no-rave`), and `--oppai-arg ARG` (repeatable) passed on to oppai-cli, which is
 //! started with `--backend Ndarray --threads-count 1`.
 
 use std::io::{BufRead, BufReader, Write};
@@ -26,7 +28,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 use tabula_core::{Agent, Game, Player, ThinkContext};
-use tabula_dots::ai::DotsAgent;
+use tabula_dots::ai::{DotsAgent, Search, LEVEL_RAVE};
 use tabula_dots::{Dots, DotsOptions, Point};
 use tabula_ratings::match_stats::{format_elo, trinomial_interval};
 
@@ -40,13 +42,16 @@ struct Config {
     jobs: usize,
     threads: usize,
     cutoff: u32,
+    rave: Option<f64>,
+    no_rave: bool,
+    exploration: Option<f64>,
     oppai_args: Vec<String>,
 }
 
 fn usage(problem: &str) -> ! {
     eprintln!("vs_oppai: {problem}");
     eprintln!(
-        "usage: vs_oppai OPPAI_CLI [--games N] [--ms MS] [--width W] [--height H] [--seed S] [--jobs J] [--threads T] [--cutoff C] [--oppai-arg ARG]..."
+        "usage: vs_oppai OPPAI_CLI [--games N] [--ms MS] [--width W] [--height H] [--seed S] [--jobs J] [--threads T] [--cutoff C] [--rave K | --no-rave] [--exploration C] [--oppai-arg ARG]..."
     );
     std::process::exit(2);
 }
@@ -63,6 +68,9 @@ fn parse_args() -> Config {
         jobs: 1,
         threads: 1,
         cutoff: 60,
+        rave: None,
+        no_rave: false,
+        exploration: None,
         oppai_args: Vec::new(),
     };
     fn num<T: std::str::FromStr>(flag: &str, v: Option<String>) -> T {
@@ -79,6 +87,9 @@ fn parse_args() -> Config {
             "--jobs" => c.jobs = num::<usize>(&a, args.next()).max(1),
             "--threads" => c.threads = num::<usize>(&a, args.next()).clamp(1, 64),
             "--cutoff" => c.cutoff = num(&a, args.next()),
+            "--rave" => c.rave = Some(num(&a, args.next())),
+            "--no-rave" => c.no_rave = true,
+            "--exploration" => c.exploration = Some(num(&a, args.next())),
             "--oppai-arg" => c.oppai_args.push(args.next().unwrap_or_else(|| usage("--oppai-arg needs a value"))),
             "-h" | "--help" => usage("help"),
             s if s.starts_with('-') => usage(&format!("unknown option {s}")),
@@ -92,7 +103,28 @@ fn parse_args() -> Config {
     if !(5..=64).contains(&c.width) || !(5..=64).contains(&c.height) {
         usage("the board is 5 to 64 points each way");
     }
+    if c.no_rave && c.rave.is_some() {
+        usage("--rave and --no-rave exclude each other");
+    }
+    if c.rave.is_some_and(|k| !(k.is_finite() && k > 0.0))
+        || c.exploration.is_some_and(|e| !(e.is_finite() && e >= 0.0))
+    {
+        usage("--rave takes a positive number, --exploration one of at least 0");
+    }
     c
+}
+
+impl Config {
+    /// Tabula's search: the levels' (RAVE) unless `--no-rave`.
+    fn search(&self) -> Search {
+        let time = Duration::from_millis(self.ms);
+        let base = if self.no_rave {
+            Search { cutoff: self.cutoff, ..Search::uct(time) }
+        } else {
+            Search { rave: Some(self.rave.unwrap_or(LEVEL_RAVE)), ..Search::level(time, self.cutoff) }
+        };
+        Search { exploration: self.exploration.unwrap_or(base.exploration), ..base }
+    }
 }
 
 /// One oppai-cli process.
@@ -178,12 +210,8 @@ fn play(c: &Config, index: usize) -> Result<GameResult, String> {
     for (p, who) in setup {
         oppai.put(&g, p, who)?;
     }
-    let mut tabula = DotsAgent::new(
-        "expert",
-        Duration::from_millis(c.ms),
-        c.cutoff,
-        c.seed.wrapping_mul(1_000_003).wrapping_add(index as u64),
-    );
+    let mut tabula =
+        DotsAgent::with_search("expert", c.search(), c.seed.wrapping_mul(1_000_003).wrapping_add(index as u64));
     let ctx = ThinkContext { threads: c.threads, ..ThinkContext::default() };
     let mut think = [(Duration::ZERO, 0u32); 2];
     let mut legal = Vec::new();
@@ -229,8 +257,10 @@ fn play(c: &Config, index: usize) -> Result<GameResult, String> {
 fn main() {
     let c = parse_args();
     println!(
-        "Tabula (MCTS, cut-off {}, {} thread{}) vs oppai-rs ({}{}), {}x{} from the cross, {} ms a move, {} games, seed {}",
+        "Tabula (MCTS, cut-off {}, exploration {}{}, {} thread{}) vs oppai-rs ({}{}), {}x{} from the cross, {} ms a move, {} games, seed {}",
         c.cutoff,
+        c.search().exploration,
+        c.search().rave.map_or(String::new(), |k| format!(", RAVE k={k}")),
         c.threads,
         if c.threads == 1 { "" } else { "s" },
         c.oppai,

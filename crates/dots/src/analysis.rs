@@ -1,4 +1,4 @@
-//! Dots analysis: the tree search of the AI levels (UCT near the dots, with
+//! Dots analysis: the tree search of the AI levels (MCTS with RAVE near the dots, with
 //! the Dots playouts), thinking until the deadline. It gives Blue's chance
 //! of winning, the most searched moves and line, and the territory each
 //! side would likely hold: at the end of every playout each point is
@@ -109,10 +109,16 @@ pub fn analyse(game: &Dots, ctx: &ThinkContext) -> Result<Analysis, TabulaError>
     let total = analysis_deadline(ctx, started).saturating_duration_since(started);
     // The search stops at 80% of the time its deadline leaves.
     let search_ctx = ThinkContext { deadline: Some(started + total.mul_f64(0.75)), ..ctx.clone() };
-    let config =
-        MctsConfig { iterations: None, time: None, exploration: 0.6, seed: game.hash(), ..MctsConfig::default() };
-    let mut policy = DotsPolicy { cutoff: CUTOFF, scale: 2.0 };
-    let mut mcts = Mcts::new(config, DotsPolicy { cutoff: CUTOFF, scale: 2.0 });
+    let config = MctsConfig {
+        iterations: None,
+        time: None,
+        exploration: 0.0,
+        rave: Some(crate::ai::LEVEL_RAVE),
+        seed: game.hash(),
+        ..MctsConfig::default()
+    };
+    let mut policy = DotsPolicy::new(CUTOFF);
+    let mut mcts = Mcts::new(config, DotsPolicy::new(CUTOFF));
     let focus = Focus::from_dots(game);
     let best = mcts.search(&focus, &search_ctx);
     let roots = mcts.root_moves();
