@@ -17,7 +17,7 @@ pub fn from_registry(cmd: clap::Command) -> clap::Command {
         "AI specs: a level of the game (see `tabula games`), `random`, or the plain-UCT\n\
          baselines `uct:MS` (random playouts, MS milliseconds per move) and `uct-iter:N` (N playouts).\n\
          Some games take more, to measure their AI at equal time: Cordots `alphabeta:MS` and its\n\
-         variants, Dots `rave:MS[:K[:C]]` and `mcts:MS` (see docs/cli.md).{example}"
+         variants, Dots `rave:MS[:K[:C[:CUT]]]` and `mcts:MS` (see docs/cli.md).{example}"
     ))
 }
 

@@ -318,9 +318,10 @@ impl Search {
 
     /// A search from a match spec, for measuring changes at equal time:
     /// `mcts:MS` (the levels' search before RAVE, [`Search::uct`]) or
-    /// `rave:MS[:K[:C]]` (RAVE with equivalence `K` and exploration `C`,
-    /// by default the levels' [`LEVEL_RAVE`] and 0; playouts cut at 60
-    /// plies). `None` when `spec` is neither or out of range.
+    /// `rave:MS[:K[:C[:CUT]]]` (RAVE with equivalence `K`, exploration `C`
+    /// and playouts cut at `CUT` plies, by default the levels'
+    /// [`LEVEL_RAVE`], 0 and 60). `None` when `spec` is neither or out of
+    /// range.
     pub fn from_spec(spec: &str) -> Option<Search> {
         let mut parts = spec.split(':');
         let kind = parts.next()?;
@@ -337,7 +338,8 @@ impl Search {
             "rave" => {
                 let k = number(LEVEL_RAVE).filter(|&k| k > 0.0)?;
                 let exploration = number(0.0)?;
-                Search { rave: Some(k), exploration, ..Search::level(time, 60) }
+                let cutoff = number(60.0).filter(|c| c.fract() == 0.0 && (1.0..=1000.0).contains(c))? as u32;
+                Search { rave: Some(k), exploration, ..Search::level(time, cutoff) }
             }
             _ => return None,
         };
@@ -416,8 +418,19 @@ mod tests {
         assert_eq!(rave.time, Duration::from_millis(100));
         assert_eq!((rave.rave, rave.exploration, rave.cutoff), (Some(500.0), 0.1, 60));
         assert_eq!(Search::from_spec("rave:100").unwrap().rave, Some(1000.0));
-        for bad in ["mcts:0", "mcts:x", "mcts:", "mcts", "rave:100:0", "rave:100:-1", "rave:100:5:nan", "rave:1:2:3:4"]
-        {
+        assert_eq!(Search::from_spec("rave:100:1000:0:40").unwrap().cutoff, 40);
+        for bad in [
+            "mcts:0",
+            "mcts:x",
+            "mcts:",
+            "mcts",
+            "rave:100:0",
+            "rave:100:-1",
+            "rave:100:5:nan",
+            "rave:1:2:3:0",
+            "rave:1:2:3:4.5",
+            "rave:1:2:3:40:5",
+        ] {
             assert!(Search::from_spec(bad).is_none(), "{bad}");
         }
         let d = Dots::new(&DotsOptions::sized(10, 10));
