@@ -344,27 +344,33 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
-/// The child of `n` to walk into: an unvisited one if any (children are
-/// shuffled at expansion, so the first is a random one), else by UCT.
+/// The child of `n` with the highest `score(child, ln of n's visits)`;
+/// the first child scored `None` is taken at once.
 #[inline]
-fn select_child<M>(nodes: &[Node<M>], n: u32, exploration: f64) -> u32 {
+fn select_by<M>(nodes: &[Node<M>], n: u32, score: impl Fn(&Node<M>, f64) -> Option<f64>) -> u32 {
     let node = &nodes[n as usize];
     let (first, count) = (node.first_child, node.num_children);
     let ln_n = (node.visits.max(1) as f64).ln();
     let mut best = first;
     let mut best_value = f64::NEG_INFINITY;
     for i in first..first + count {
-        let child = &nodes[i as usize];
-        if child.visits == 0 {
-            return i;
-        }
-        let v = child.wins / child.visits as f64 + exploration * (ln_n / child.visits as f64).sqrt();
+        let Some(v) = score(&nodes[i as usize], ln_n) else { return i };
         if v > best_value {
             best_value = v;
             best = i;
         }
     }
     best
+}
+
+/// The child of `n` to walk into: an unvisited one if any (children are
+/// shuffled at expansion, so the first is a random one), else by UCT.
+#[inline]
+fn select_child<M>(nodes: &[Node<M>], n: u32, exploration: f64) -> u32 {
+    select_by(nodes, n, |child, ln_n| {
+        let visits = child.visits as f64;
+        (child.visits > 0).then(|| child.wins / visits + exploration * (ln_n / visits).sqrt())
+    })
 }
 
 /// The child of `n` to walk into under RAVE: each child's mean blended
@@ -374,31 +380,18 @@ fn select_child<M>(nodes: &[Node<M>], n: u32, exploration: f64) -> u32 {
 /// first; one without AMAF data is tried at once.
 #[inline]
 fn select_child_rave<M>(nodes: &[Node<M>], n: u32, exploration: f64, k: f64) -> u32 {
-    let node = &nodes[n as usize];
-    let (first, count) = (node.first_child, node.num_children);
-    let ln_n = (node.visits.max(1) as f64).ln();
-    let mut best = first;
-    let mut best_value = f64::NEG_INFINITY;
-    for i in first..first + count {
-        let child = &nodes[i as usize];
-        let amaf = if child.amaf_visits > 0 { child.amaf_wins as f64 / child.amaf_visits as f64 } else { 0.5 };
-        let v = if child.visits == 0 {
-            if child.amaf_visits == 0 {
-                return i;
-            }
-            amaf + exploration * ln_n.sqrt()
-        } else {
-            let visits = child.visits as f64;
-            let beta = (k / (3.0 * visits + k)).sqrt();
-            let mean = child.wins / visits;
-            (1.0 - beta) * mean + beta * amaf + exploration * (ln_n / visits).sqrt()
-        };
-        if v > best_value {
-            best_value = v;
-            best = i;
+    select_by(nodes, n, |child, ln_n| {
+        if child.amaf_visits == 0 && child.visits == 0 {
+            return None;
         }
-    }
-    best
+        let amaf = if child.amaf_visits > 0 { child.amaf_wins as f64 / child.amaf_visits as f64 } else { 0.5 };
+        if child.visits == 0 {
+            return Some(amaf + exploration * ln_n.sqrt());
+        }
+        let visits = child.visits as f64;
+        let beta = (k / (3.0 * visits + k)).sqrt();
+        Some((1.0 - beta) * (child.wins / visits) + beta * amaf + exploration * (ln_n / visits).sqrt())
+    })
 }
 
 /// Give `n` the children `moves`, played by `mover`; none past the memory cap.

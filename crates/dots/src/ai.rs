@@ -378,6 +378,8 @@ mod tests {
         assert!(check.is_ok(), "{check:?}");
     }
 
+    /// The levels' search (RAVE) and the plain UCT before it both take a
+    /// free capture.
     #[test]
     fn the_ai_takes_a_free_capture() {
         let mut d = Dots::new(&DotsOptions { cross: false, ..DotsOptions::sized(12, 12) });
@@ -387,9 +389,12 @@ mod tests {
             let p = d.parse_move(s).unwrap();
             d.place_setup(who, p);
         }
-        let mut agent = DotsAgent::new("test", Duration::from_millis(300), 40, 1);
-        let mv = agent.choose(&d, &ThinkContext::default());
-        assert_eq!(d.format_move(mv), "5-6");
+        let levels = DotsAgent::new("test", Duration::from_millis(300), 40, 1);
+        let uct = DotsAgent::with_search("test", Search::from_spec("mcts:300").unwrap(), 1);
+        for mut agent in [levels, uct] {
+            let mv = agent.choose(&d, &ThinkContext::default());
+            assert_eq!(d.format_move(mv), "5-6", "{}", agent.describe());
+        }
     }
 
     #[test]
@@ -438,19 +443,5 @@ mod tests {
             let mut a = new_agent(spec, 1).unwrap_or_else(|| panic!("{spec}"));
             assert!(d.is_playable(a.choose(&d, &ThinkContext::default())));
         }
-    }
-
-    #[test]
-    fn plain_uct_takes_a_free_capture_too() {
-        let mut d = Dots::new(&DotsOptions { cross: false, ..DotsOptions::sized(12, 12) });
-        for (who, s) in
-            [(Player::Second, "6-6"), (Player::First, "6-7"), (Player::First, "7-6"), (Player::First, "6-5")]
-        {
-            let p = d.parse_move(s).unwrap();
-            d.place_setup(who, p);
-        }
-        let mut agent = DotsAgent::with_search("test", Search::from_spec("mcts:300").unwrap(), 1);
-        let mv = agent.choose(&d, &ThinkContext::default());
-        assert_eq!(d.format_move(mv), "5-6");
     }
 }
