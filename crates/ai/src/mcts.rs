@@ -228,7 +228,10 @@ impl<G: Game, P: Policy<G>> Worker<G, P> {
             // Another worker may have grown it meanwhile: then its
             // children stand, and the walk goes on through them.
             if !nodes[n as usize].expanded {
-                expand(&mut nodes, n, &self.moves, state.to_move(), config.max_nodes);
+                // The root always grows its children, whatever the cap:
+                // a childless root leaves nothing to choose from.
+                let cap = if n == root { usize::MAX } else { config.max_nodes };
+                expand(&mut nodes, n, &self.moves, state.to_move(), cap);
             }
         };
         let (hash, plies) = if new_leaf { (state.hash(), state.plies()) } else { (0, 0) };
@@ -516,6 +519,9 @@ impl<G: Game, P: Policy<G>> Mcts<G, P> {
         let mut root = self.nodes[found as usize].clone();
         root.parent = NONE;
         root.mv = None;
+        if root.first_child == NONE {
+            root.expanded = false;
+        }
         fresh.push(root);
         let mut queue = std::collections::VecDeque::new();
         queue.push_back((found, 0u32));
@@ -528,6 +534,10 @@ impl<G: Game, P: Policy<G>> Mcts<G, P> {
             for c in first..first + count {
                 let mut child = self.nodes[c as usize].clone();
                 child.parent = new;
+                // A node the memory cap left childless may grow now.
+                if child.first_child == NONE {
+                    child.expanded = false;
+                }
                 fresh.push(child);
             }
             fresh[new as usize].first_child = start;
@@ -814,6 +824,25 @@ mod tests {
             }
             // The playouts taught the tree about moves it had not tried there.
             assert!(rich > 100, "{rich}");
+        }
+    }
+
+    #[test]
+    fn the_memory_cap_never_leaves_the_root_childless() {
+        // With room for the root alone, the root still grows its children,
+        // so the search picks the winning move, not a random one.
+        let g = TicTacToe::from_position("xx.oo....", &NoOptions).unwrap();
+        let config = MctsConfig { iterations: Some(500), max_nodes: 1, seed: 1, ..MctsConfig::default() };
+        let mut ai = Mcts::new(config, RandomPolicy::default());
+        assert_eq!(ai.search(&g, &ThinkContext::default()), 2);
+        // A reused subtree whose root the cap left childless grows too:
+        // search with O to move (the cap lets one of O's replies grow),
+        // then from the position after O's 4, where X wins on 2.
+        for seed in 0..8 {
+            let config = MctsConfig { iterations: Some(300), max_nodes: 8, seed, ..MctsConfig::default() };
+            let mut ai = Mcts::new(config, RandomPolicy::default());
+            ai.search(&TicTacToe::from_position("xx.o.....", &NoOptions).unwrap(), &ThinkContext::default());
+            assert_eq!(ai.search(&g, &ThinkContext::default()), 2, "seed {seed}");
         }
     }
 
