@@ -63,6 +63,9 @@ pub fn generic_agent_with<G: Game, P: Policy<G> + 'static>(
     Some(Box::new(Mcts::new(mcts_config(budget, seed), policy())))
 }
 
+/// The specs [`plain_uct`] takes, as help and error messages write them.
+pub const PLAIN_UCT_FORMS: [&str; 2] = ["uct:MS", "uct-iter:N"];
+
 /// The baseline every game's AI is measured against: plain UCT with random
 /// playouts, `uct:MS` for a time budget per move, `uct-iter:N` for a
 /// number of playouts. Games accept these specs next to their own levels.

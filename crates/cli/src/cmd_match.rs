@@ -13,11 +13,19 @@ pub fn from_registry(cmd: clap::Command) -> clap::Command {
     let example = REGISTRY.games().last().map_or(String::new(), |g| {
         format!("\n\nEXAMPLE:\n  tabula match {} --a {} --b uct:200 --games 100 --jobs 2", g.id(), g.default_level())
     });
+    // The games' own search specs, as the games list them.
+    let own: String = REGISTRY
+        .games()
+        .iter()
+        .filter_map(|g| {
+            let forms: Vec<&str> = g.level_forms().iter().copied().filter(|f| !f.starts_with("uct")).collect();
+            (!forms.is_empty()).then(|| format!("\n  {}: {}", g.id(), forms.join(", ")))
+        })
+        .collect();
     cmd.after_help(format!(
         "AI specs: a level of the game (see `tabula games`), `random`, or the plain-UCT\n\
          baselines `uct:MS` (random playouts, MS milliseconds per move) and `uct-iter:N` (N playouts).\n\
-         Some games take more, to measure their AI at equal time: Cordots `alphabeta:MS` and its\n\
-         variants, Dots `rave:MS[:K[:C[:CUT]]]` and `mcts:MS` (see docs/cli.md).{example}"
+         Some games take more, to measure their AI at equal time (see docs/cli.md):{own}{example}"
     ))
 }
 

@@ -82,6 +82,9 @@ fn bad_input_is_refused_clearly() {
         (vec!["state", "coldwar", "--option", "size"], "expected key=value"),
         (vec!["state", "coldwar", "--option", "size=4"], "no options"),
         (vec!["match", "coldwar", "--a", "genius", "--b", "random"], "unknown AI level"),
+        // A malformed search spec: the message names the forms.
+        (vec!["match", "dots", "--a", "rave:100:0", "--b", "random"], "rave:MS[:K[:C[:CUT]]]"),
+        (vec!["match", "cordots", "--a", "alphabeta:0", "--b", "random"], "alphabeta-no-lmr:MS"),
         (vec!["bench", "coldwar", "--seconds", "0"], "--seconds"),
     ] {
         let o = tabula(&args);

@@ -22,6 +22,10 @@ impl GameMeta for ColdWar {
         crate::ai::new_agent(level, seed)
     }
 
+    fn level_forms() -> &'static [&'static str] {
+        &tabula_ai::levels::PLAIN_UCT_FORMS
+    }
+
     fn analyse(&self, ctx: &ThinkContext) -> Result<Analysis, TabulaError> {
         crate::analysis::analyse(self, ctx)
     }

@@ -45,6 +45,8 @@ pub trait DynGame: Send + Sync {
     fn levels(&self) -> Vec<LevelSpec>;
     /// The level used when none is named.
     fn default_level(&self) -> &'static str;
+    /// The parametrised AI specs `new_agent` takes besides the levels.
+    fn level_forms(&self) -> &'static [&'static str];
     /// An agent of a level (or a plain-UCT baseline), seeded.
     fn new_agent(&self, level: &str, seed: u64) -> Result<Box<dyn DynAgent>, TabulaError>;
     /// `pgn`, `sgf` or `txt`.
@@ -364,14 +366,24 @@ impl<G: GameMeta> DynGame for Entry<G> {
     fn default_level(&self) -> &'static str {
         G::default_level()
     }
+    fn level_forms(&self) -> &'static [&'static str] {
+        G::level_forms()
+    }
     fn new_agent(&self, level: &str, seed: u64) -> Result<Box<dyn DynAgent>, TabulaError> {
         match G::new_agent(level, seed) {
             Some(a) => Ok(Box::new(AgentBox::<G>(a))),
-            None => Err(TabulaError::UnknownLevel {
-                game: G::ID.to_string(),
-                level: crate::error::excerpt(level).into_owned(),
-                known: G::levels().iter().map(|l| l.id.clone()).collect::<Vec<_>>().join(", "),
-            }),
+            None => {
+                let mut known = G::levels().iter().map(|l| l.id.clone()).collect::<Vec<_>>().join(", ");
+                // A misspelt `rave:100:0` should learn what the forms are.
+                if !G::level_forms().is_empty() {
+                    known = format!("{known}; or {}", G::level_forms().join(", "));
+                }
+                Err(TabulaError::UnknownLevel {
+                    game: G::ID.to_string(),
+                    level: crate::error::excerpt(level).into_owned(),
+                    known,
+                })
+            }
         }
     }
     fn record_format(&self) -> &'static str {

@@ -283,7 +283,8 @@ pub enum TabulaError {
         game: String,
         /// The level asked for.
         level: String,
-        /// The levels the game has, comma-separated.
+        /// The levels the game has, comma-separated, then (where agents
+        /// may be any spec, not in the server) the spec forms it takes.
         known: String,
     },
     /// The operation does not apply (e.g. an agent given another game's state).

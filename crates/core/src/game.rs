@@ -400,6 +400,12 @@ pub trait GameMeta: Game {
     fn default_level() -> &'static str;
     /// Make an agent for a level; `None` for an unknown level.
     fn new_agent(level: &str, seed: u64) -> Option<Box<dyn Agent<Self>>>;
+    /// The parametrised AI specs [`GameMeta::new_agent`] takes besides the
+    /// levels (`uct:MS`, a search at any time a move, ...), written as the
+    /// help and error messages show them. None by default.
+    fn level_forms() -> &'static [&'static str] {
+        &[]
+    }
 
     /// Game-specific data for UIs (the board and anything to draw).
     fn view(&self) -> serde_json::Value;

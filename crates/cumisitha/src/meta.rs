@@ -32,6 +32,10 @@ impl GameMeta for Cumisitha {
         crate::ai::levels::agent(level, seed)
     }
 
+    fn level_forms() -> &'static [&'static str] {
+        &tabula_ai::levels::PLAIN_UCT_FORMS
+    }
+
     fn analyse(&self, ctx: &tabula_core::ThinkContext) -> Result<tabula_core::Analysis, tabula_core::TabulaError> {
         crate::analysis::analyse(self, ctx)
     }

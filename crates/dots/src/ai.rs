@@ -45,6 +45,12 @@ pub fn levels() -> Vec<LevelSpec> {
     v
 }
 
+/// The specs [`new_agent`] takes besides the levels: the plain-UCT
+/// baselines, the levels' search at any time a move (see
+/// [`Search::from_spec`]) and the search before RAVE.
+pub const LEVEL_FORMS: &[&str] =
+    &["uct:MS", "uct-iter:N", "rave:MS[:K[:C[:CUT]]] (K > 0, C >= 0, CUT 1-1000)", "mcts:MS"];
+
 /// An agent for a level (or a plain-UCT baseline); `None` for an unknown level.
 pub fn new_agent(level: &str, seed: u64) -> Option<Box<dyn Agent<Dots>>> {
     if level == "random" {

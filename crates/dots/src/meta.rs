@@ -23,6 +23,10 @@ impl GameMeta for Dots {
         crate::ai::new_agent(level, seed)
     }
 
+    fn level_forms() -> &'static [&'static str] {
+        crate::ai::LEVEL_FORMS
+    }
+
     fn analyse(&self, ctx: &tabula_core::ThinkContext) -> Result<tabula_core::Analysis, tabula_core::TabulaError> {
         crate::analysis::analyse(self, ctx)
     }

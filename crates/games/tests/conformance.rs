@@ -51,6 +51,15 @@ fn unknown_games_and_levels_are_refused_clearly() {
     for game in REGISTRY.games() {
         let err = game.new_agent("grandmaster-9000", 0).err().unwrap();
         assert!(err.to_string().contains("unknown AI level"), "{err}");
+        // Every form the message lists is one the game takes.
+        for form in game.level_forms() {
+            assert!(err.to_string().contains(form), "{}: {err} lacks {form}", game.id());
+        }
+        // The plain-UCT baselines are every game's, and listed.
+        assert!(game.level_forms().contains(&"uct:MS"), "{}", game.id());
+        for spec in ["uct:5", "uct-iter:5"] {
+            assert!(game.new_agent(spec, 0).is_ok(), "{}: {spec} refused", game.id());
+        }
         let err = game.new_state(&[("no-such-option".into(), "1".into())]).err().unwrap();
         assert_eq!(err.code(), "bad_option");
     }

@@ -82,9 +82,10 @@ impl PyAgent {
         let inner = game.new_agent(&level, seed).ok_or_else(|| {
             let known: Vec<String> = game.levels().into_iter().map(|l| l.id).collect();
             TabulaError::new_err(format!(
-                "{} has no AI level '{level}' (known: {}, strongest, uct:MS, uct-iter:N)",
+                "{} has no AI level '{level}' (known: {}, strongest; or {})",
                 game.id(),
-                known.join(", ")
+                known.join(", "),
+                game.level_forms().join(", ")
             ))
         })?;
         Ok(PyAgent { game, level, time, inner: Mutex::new(inner) })

@@ -29,6 +29,8 @@ pub(crate) trait GameOps: Send + Sync + 'static {
     fn state_from_position(&self, position: &str) -> Result<Box<dyn StateOps>, String>;
     fn levels(&self) -> Vec<LevelSpec>;
     fn default_level(&self) -> &'static str;
+    /// The parametrised AI specs `new_agent` takes besides the levels.
+    fn level_forms(&self) -> &'static [&'static str];
     fn new_agent(&self, level: &str, seed: u64) -> Option<Box<dyn AgentOps>>;
     fn new_vec_env(&self, n: usize, seed: u64, max_plies: Option<u32>) -> Box<dyn VecOps>;
 
@@ -104,10 +106,11 @@ impl<G: GameMeta + Encoding> GameOps for GameImpl<G> {
     fn default_level(&self) -> &'static str {
         G::default_level()
     }
+    fn level_forms(&self) -> &'static [&'static str] {
+        G::level_forms()
+    }
     fn new_agent(&self, level: &str, seed: u64) -> Option<Box<dyn AgentOps>> {
-        // Every game gets the generic MCTS specs (`uct:MS`, `uct-iter:N`),
-        // whether or not its own levels accept them.
-        let agent = G::new_agent(level, seed).or_else(|| tabula_ai::levels::plain_uct::<G>(level, seed))?;
+        let agent = G::new_agent(level, seed)?;
         Some(Box::new(AgentImpl::<G>::new(agent)))
     }
     fn new_vec_env(&self, n: usize, seed: u64, max_plies: Option<u32>) -> Box<dyn VecOps> {

@@ -124,6 +124,9 @@ def test_vecenv_rejects_bad_arguments():
 def test_agents_reject_bad_arguments():
     with pytest.raises(tabula.TabulaError, match="no AI level"):
         tabula.Agent("coldwar", "grandmaster")
+    # A malformed spec names the forms the game takes.
+    with pytest.raises(tabula.TabulaError, match=r"rave:MS\[:K"):
+        tabula.Agent("dots", "rave:100:0")
     with pytest.raises(ValueError):
         tabula.Agent("coldwar", "random", time=-1)
     with pytest.raises(ValueError):

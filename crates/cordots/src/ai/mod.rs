@@ -94,6 +94,17 @@ pub fn mcts(ms: u64, seed: u64) -> Mcts<Cordots, EvalPolicy> {
     Mcts::new(config, EvalPolicy::new(1_000, 0.5))
 }
 
+/// The specs [`new_agent`] takes besides the levels.
+pub const LEVEL_FORMS: &[&str] = &[
+    "uct:MS",
+    "uct-iter:N",
+    "alphabeta:MS",
+    "alphabeta-no-lmr:MS",
+    "alphabeta-no-null:MS",
+    "alphabeta-no-contempt:MS",
+    "alphabeta-baseline:MS",
+];
+
 /// An agent for a level (or a plain-UCT baseline); `None` for an unknown level.
 pub fn new_agent(level: &str, seed: u64) -> Option<Box<dyn Agent<Cordots>>> {
     Some(match level {

@@ -56,6 +56,10 @@ pub fn agent(level: &str, seed: u64) -> Option<Box<dyn Agent<Cumisitha>>> {
     if level == "random" {
         return Some(Box::new(tabula_ai::RandomAgent::<Cumisitha>::new(seed)));
     }
+    // The plain-UCT baselines (`uct:MS`, `uct-iter:N`) every game accepts.
+    if let Some(agent) = tabula_ai::levels::plain_uct::<Cumisitha>(level, seed) {
+        return Some(agent);
+    }
     let level = LEVELS.iter().find(|l| l.id == level)?;
     Some(Box::new(EngineAgent { engine: Engine::new(32), level, rng: SmallRng::seed_from_u64(seed) }))
 }

@@ -91,6 +91,9 @@ impl DynGame for Stubborn {
     fn default_level(&self) -> &'static str {
         "stubborn"
     }
+    fn level_forms(&self) -> &'static [&'static str] {
+        &[]
+    }
     fn new_agent(&self, level: &str, seed: u64) -> Result<Box<dyn DynAgent>, TabulaError> {
         if level == "stubborn" {
             return Ok(Box::new(StubbornAgent { control: self.control.clone() }));
