@@ -1,5 +1,6 @@
 //! Iterations per second of the Dots MCTS on one thread and on two (the
-//! tree-parallel search), without RAVE and with it, on a 39x32 board from
+//! tree-parallel search), the search before RAVE and the levels' (RAVE,
+//! longer playouts), on a 39x32 board from
 //! the cross start and after 60 plies. A measure, not a test: run it on a
 //! quiet machine.
 //!
@@ -8,16 +9,17 @@
 use std::time::Duration;
 use tabula_ai::{Mcts, MctsConfig};
 use tabula_core::{Game, ThinkContext};
-use tabula_dots::ai::{DotsPolicy, Focus};
+use tabula_dots::ai::{DotsPolicy, Focus, LEVEL_CUTOFF, LEVEL_RAVE};
 use tabula_dots::{Dots, DotsOptions};
 
 fn main() {
     let seconds: f64 = std::env::args().nth(1).and_then(|s| s.parse().ok()).unwrap_or(2.0);
     let start = Dots::new(&DotsOptions::default());
-    // 60 plies of the 1-thread AI at 20 ms a move: a middle game.
+    // 60 plies of the 1-thread AI at 2000 playouts a move: a middle game,
+    // the same on every run so that runs compare.
     let mut middle = start.clone();
     let mut ai = Mcts::new(
-        MctsConfig { iterations: None, time: Some(Duration::from_millis(20)), ..MctsConfig::default() },
+        MctsConfig { iterations: Some(2000), time: None, seed: 1, ..MctsConfig::default() },
         DotsPolicy::new(60),
     );
     for _ in 0..60 {
@@ -26,7 +28,10 @@ fn main() {
     }
     println!("{:<12} {:<6} {:>8} {:>14} {:>9}", "position", "search", "threads", "iterations/s", "gain");
     for (name, pos) in [("start", &start), ("ply 60", &middle)] {
-        for (search, rave) in [("UCT", None), ("RAVE", Some(1000.0))] {
+        // The search before RAVE (cut-off 60, exploration 0.6) and the levels'.
+        for (search, rave, cutoff, exploration) in
+            [("UCT", None, 60, 0.6), ("RAVE", Some(LEVEL_RAVE), LEVEL_CUTOFF, 0.0)]
+        {
             let mut base = 0.0;
             for threads in [1, 2] {
                 let config = MctsConfig {
@@ -34,9 +39,10 @@ fn main() {
                     time: Some(Duration::from_secs_f64(seconds)),
                     reuse_tree: false,
                     rave,
+                    exploration,
                     ..MctsConfig::default()
                 };
-                let mut ai = Mcts::new(config, DotsPolicy::new(60));
+                let mut ai = Mcts::new(config, DotsPolicy::new(cutoff));
                 ai.search(&Focus::from_dots(pos), &ThinkContext { threads, ..ThinkContext::default() });
                 let rate = ai.stats.iterations as f64 / ai.stats.elapsed.as_secs_f64();
                 if threads == 1 {

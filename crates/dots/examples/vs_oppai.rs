@@ -17,7 +17,7 @@
 //! `--width W --height H` (20x20), `--seed S` (1), `--jobs J` games at once
 //! (1; each game uses two processes that take turns, so 2 fills 2 cores),
 //! `--threads T` Tabula's threads (1), `--cutoff C` Tabula's playout cut-off
-//! (60), `--rave K` RAVE's equivalence (the levels' 1000), `--no-rave` the
+//! (the levels' 100, or 60 with `--no-rave`), `--rave K` RAVE's equivalence (the levels' 1000), `--no-rave` the
 //! search before RAVE, `--exploration C` Tabula's UCT constant (the
 //! levels' 0, or 0.6 with `--no-rave`), and `--oppai-arg ARG` (repeatable) passed on to oppai-cli, which is
 //! started with `--backend Ndarray --threads-count 1`.
@@ -28,7 +28,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 use tabula_core::{Agent, Game, Player, ThinkContext};
-use tabula_dots::ai::{DotsAgent, Search, LEVEL_RAVE};
+use tabula_dots::ai::{DotsAgent, Search, LEVEL_CUTOFF, LEVEL_RAVE};
 use tabula_dots::{Dots, DotsOptions, Point};
 use tabula_ratings::match_stats::{format_elo, trinomial_interval};
 
@@ -41,7 +41,7 @@ struct Config {
     seed: u64,
     jobs: usize,
     threads: usize,
-    cutoff: u32,
+    cutoff: Option<u32>,
     rave: Option<f64>,
     no_rave: bool,
     exploration: Option<f64>,
@@ -67,7 +67,7 @@ fn parse_args() -> Config {
         seed: 1,
         jobs: 1,
         threads: 1,
-        cutoff: 60,
+        cutoff: None,
         rave: None,
         no_rave: false,
         exploration: None,
@@ -86,7 +86,7 @@ fn parse_args() -> Config {
             "--seed" => c.seed = num(&a, args.next()),
             "--jobs" => c.jobs = num::<usize>(&a, args.next()).max(1),
             "--threads" => c.threads = num::<usize>(&a, args.next()).clamp(1, 64),
-            "--cutoff" => c.cutoff = num(&a, args.next()),
+            "--cutoff" => c.cutoff = Some(num(&a, args.next())),
             "--rave" => c.rave = Some(num(&a, args.next())),
             "--no-rave" => c.no_rave = true,
             "--exploration" => c.exploration = Some(num(&a, args.next())),
@@ -119,11 +119,15 @@ impl Config {
     fn search(&self) -> Search {
         let time = Duration::from_millis(self.ms);
         let base = if self.no_rave {
-            Search { cutoff: self.cutoff, ..Search::uct(time) }
+            Search::uct(time)
         } else {
-            Search { rave: Some(self.rave.unwrap_or(LEVEL_RAVE)), ..Search::level(time, self.cutoff) }
+            Search { rave: Some(self.rave.unwrap_or(LEVEL_RAVE)), ..Search::level(time, LEVEL_CUTOFF) }
         };
-        Search { exploration: self.exploration.unwrap_or(base.exploration), ..base }
+        Search {
+            exploration: self.exploration.unwrap_or(base.exploration),
+            cutoff: self.cutoff.unwrap_or(base.cutoff),
+            ..base
+        }
     }
 }
 
@@ -258,7 +262,7 @@ fn main() {
     let c = parse_args();
     println!(
         "Tabula (MCTS, cut-off {}, exploration {}{}, {} thread{}) vs oppai-rs ({}{}), {}x{} from the cross, {} ms a move, {} games, seed {}",
-        c.cutoff,
+        c.search().cutoff,
         c.search().exploration,
         c.search().rave.map_or(String::new(), |k| format!(", RAVE k={k}")),
         c.threads,

@@ -13,8 +13,8 @@ use tabula_ai::mcts::{Mcts, MctsConfig, Policy};
 use tabula_core::analysis::{analysis_deadline, expected_for, Analysis, EvalUnit, Evaluation, MoveValue, Territory};
 use tabula_core::{Game, GameMeta, Player, TabulaError, ThinkContext};
 
-/// Plies a playout runs before its score values it: the `hard` level's.
-const CUTOFF: u32 = 60;
+/// Plies a playout runs before its score values it: the levels'.
+const CUTOFF: u32 = crate::ai::LEVEL_CUTOFF;
 /// The most searched moves listed.
 const MAX_MOVES: usize = 8;
 /// The longest line shown.
