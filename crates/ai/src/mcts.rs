@@ -29,6 +29,11 @@ pub struct MctsConfig {
     pub reuse_tree: bool,
     /// Stop growing the tree past this many nodes (memory cap).
     pub max_nodes: usize,
+    /// Visits a leaf takes (each valued by a playout from it) before it
+    /// grows its children; the root always grows them. Games with hundreds
+    /// of moves a position raise it so the tree does not fill its memory
+    /// cap with children that are never visited.
+    pub expand_after: u32,
     /// RAVE (rapid action value estimation): `Some(k)` blends each child's
     /// own mean with its all-moves-as-first mean, weighted
     /// `β = sqrt(k / (3n + k))` after `n` visits, so the AMAF mean guides a
@@ -46,6 +51,7 @@ impl Default for MctsConfig {
             seed: 0,
             reuse_tree: true,
             max_nodes: 2_000_000,
+            expand_after: 1,
             rave: None,
         }
     }
@@ -195,8 +201,9 @@ impl<G: Game, P: Policy<G>> Worker<G, P> {
         let mut n = root;
         let mut replayed = 0;
         let new_leaf = loop {
-            // A leaf's first visit is valued by a playout; it grows
-            // children on its second visit (the root always grows them).
+            // A leaf's first visits (`expand_after` of them) are valued by
+            // playouts; it grows children on the next (the root always
+            // grows them).
             let mut reached_new = false;
             while nodes[n as usize].expanded && nodes[n as usize].num_children > 0 {
                 let c = match config.rave {
@@ -214,12 +221,13 @@ impl<G: Game, P: Policy<G>> Worker<G, P> {
                 }
             }
             let expanded = nodes[n as usize].expanded;
+            let ripe = n == root || nodes[n as usize].visits > config.expand_after;
             drop(nodes);
             for &mv in &self.line[replayed..] {
                 state.play(mv);
             }
             replayed = self.line.len();
-            if reached_new || expanded || state.status().is_over() {
+            if reached_new || expanded || !ripe || state.status().is_over() {
                 break reached_new;
             }
             state.legal_moves(&mut self.moves);
@@ -844,6 +852,31 @@ mod tests {
             ai.search(&TicTacToe::from_position("xx.o.....", &NoOptions).unwrap(), &ThinkContext::default());
             assert_eq!(ai.search(&g, &ThinkContext::default()), 2, "seed {seed}");
         }
+    }
+
+    #[test]
+    fn leaves_grow_only_after_expand_after_visits() {
+        let g = TicTacToe::from_position("xx.oo....", &NoOptions).unwrap();
+        let mut sizes = Vec::new();
+        for (threads, expand_after) in [(1, 1), (1, 6), (2, 6)] {
+            let config = MctsConfig {
+                iterations: Some(3000),
+                expand_after,
+                reuse_tree: false,
+                seed: 3,
+                ..MctsConfig::default()
+            };
+            let mut ai = Mcts::new(config, RandomPolicy::default());
+            let mv = ai.search(&g, &ThinkContext { threads, ..ThinkContext::default() });
+            assert_eq!(mv, 2, "threads {threads}, expand_after {expand_after}");
+            for (i, node) in ai.nodes.iter().enumerate().skip(1) {
+                if node.first_child != NONE {
+                    assert!(node.visits > expand_after, "node {i} grew after {} visits", node.visits);
+                }
+            }
+            sizes.push(ai.nodes.len());
+        }
+        assert!(sizes[1] < sizes[0] && sizes[2] < sizes[0], "fewer nodes when leaves wait: {sizes:?}");
     }
 
     #[test]

@@ -53,7 +53,7 @@ pub fn levels() -> Vec<LevelSpec> {
 /// baselines, the levels' search at any time a move (see
 /// [`Search::from_spec`]) and the search before RAVE.
 pub const LEVEL_FORMS: &[&str] =
-    &["uct:MS", "uct-iter:N", "rave:MS[:K[:C[:CUT]]] (K > 0, C >= 0, CUT 1-1000)", "mcts:MS"];
+    &["uct:MS", "uct-iter:N", "rave:MS[:K[:C[:CUT[:E]]]] (K > 0, C >= 0, CUT 1-1000, E 1-10000)", "mcts:MS"];
 
 /// An agent for a level (or a plain-UCT baseline); `None` for an unknown level.
 pub fn new_agent(level: &str, seed: u64) -> Option<Box<dyn Agent<Dots>>> {
@@ -267,9 +267,16 @@ impl DotsAgent {
 
     /// An agent searching as `search` says.
     pub fn with_search(level: &str, search: Search, seed: u64) -> Self {
-        let Search { time, cutoff, exploration, rave } = search;
-        let config =
-            MctsConfig { iterations: None, time: Some(time), exploration, seed, rave, ..MctsConfig::default() };
+        let Search { time, cutoff, exploration, rave, expand_after } = search;
+        let config = MctsConfig {
+            iterations: None,
+            time: Some(time),
+            exploration,
+            seed,
+            rave,
+            expand_after,
+            ..MctsConfig::default()
+        };
         let rave = rave.map_or(String::new(), |k| format!(", RAVE k={k}"));
         DotsAgent {
             mcts: Mcts::new(config, DotsPolicy::new(cutoff)),
@@ -292,11 +299,21 @@ pub struct Search {
     pub exploration: f64,
     /// RAVE's equivalence parameter, or `None` for plain UCT.
     pub rave: Option<f64>,
+    /// Visits a leaf takes before it grows children ([`MctsConfig::expand_after`]).
+    pub expand_after: u32,
 }
 
 /// RAVE's equivalence parameter for the levels: from 300 to 10,000 it
 /// made no measurable difference (docs/rules/dots.md).
 pub const LEVEL_RAVE: f64 = 1000.0;
+
+/// Visits a leaf of the levels' search takes before it grows children.
+/// Growing on the second visit filled the 2,000,000-node cap within a few
+/// moves at 0.6 s (a Dots node has hundreds of children), so extra time
+/// no longer grew the tree; waiting for 16 visits keeps a 1.2 s tree at
+/// about a quarter of the cap and was as strong at equal time
+/// (docs/rules/dots.md).
+pub const LEVEL_EXPAND_AFTER: u32 = 16;
 
 impl Search {
     /// The levels' search: RAVE (equivalence [`LEVEL_RAVE`]) with no UCT
@@ -310,7 +327,7 @@ impl Search {
     /// assert_eq!((s.rave, s.exploration), (Some(1000.0), 0.0));
     /// ```
     pub fn level(time: Duration, cutoff: u32) -> Search {
-        Search { time, cutoff, exploration: 0.0, rave: Some(LEVEL_RAVE) }
+        Search { time, cutoff, exploration: 0.0, rave: Some(LEVEL_RAVE), expand_after: LEVEL_EXPAND_AFTER }
     }
 
     /// The levels' search before RAVE (up to 2026-12-04): plain UCT with
@@ -323,14 +340,15 @@ impl Search {
     /// assert_eq!(Search::uct(Duration::from_millis(100)).rave, None);
     /// ```
     pub fn uct(time: Duration) -> Search {
-        Search { time, cutoff: 60, exploration: 0.6, rave: None }
+        Search { time, cutoff: 60, exploration: 0.6, rave: None, expand_after: 1 }
     }
 
     /// A search from a match spec, for measuring changes at equal time:
     /// `mcts:MS` (the levels' search before RAVE, [`Search::uct`]) or
-    /// `rave:MS[:K[:C[:CUT]]]` (RAVE with equivalence `K`, exploration `C`
-    /// and playouts cut at `CUT` plies, by default the levels'
-    /// [`LEVEL_RAVE`], 0 and [`LEVEL_CUTOFF`]). `None` when `spec` is neither or out of
+    /// `rave:MS[:K[:C[:CUT[:E]]]]` (RAVE with equivalence `K`, exploration
+    /// `C`, playouts cut at `CUT` plies and leaves growing after `E` visits,
+    /// by default the levels' [`LEVEL_RAVE`], 0, [`LEVEL_CUTOFF`] and
+    /// [`LEVEL_EXPAND_AFTER`]). `None` when `spec` is neither or out of
     /// range.
     pub fn from_spec(spec: &str) -> Option<Search> {
         let mut parts = spec.split(':');
@@ -350,7 +368,10 @@ impl Search {
                 let exploration = number(0.0)?;
                 let cutoff =
                     number(LEVEL_CUTOFF as f64).filter(|c| c.fract() == 0.0 && (1.0..=1000.0).contains(c))? as u32;
-                Search { rave: Some(k), exploration, ..Search::level(time, cutoff) }
+                let expand_after = number(LEVEL_EXPAND_AFTER as f64)
+                    .filter(|e| e.fract() == 0.0 && (1.0..=10_000.0).contains(e))?
+                    as u32;
+                Search { rave: Some(k), exploration, expand_after, ..Search::level(time, cutoff) }
             }
             _ => return None,
         };
@@ -435,6 +456,8 @@ mod tests {
         assert_eq!((rave.rave, rave.exploration, rave.cutoff), (Some(500.0), 0.1, 100));
         assert_eq!(Search::from_spec("rave:100").unwrap().rave, Some(1000.0));
         assert_eq!(Search::from_spec("rave:100:1000:0:40").unwrap().cutoff, 40);
+        assert_eq!(Search::from_spec("rave:100").unwrap().expand_after, LEVEL_EXPAND_AFTER);
+        assert_eq!(Search::from_spec("rave:100:1000:0:100:16").unwrap().expand_after, 16);
         for bad in [
             "mcts:0",
             "mcts:x",
@@ -445,12 +468,14 @@ mod tests {
             "rave:100:5:nan",
             "rave:1:2:3:0",
             "rave:1:2:3:4.5",
-            "rave:1:2:3:40:5",
+            "rave:1:2:3:40:0",
+            "rave:1:2:3:40:1.5",
+            "rave:1:2:3:40:5:6",
         ] {
             assert!(Search::from_spec(bad).is_none(), "{bad}");
         }
         let d = Dots::new(&DotsOptions::sized(10, 10));
-        for spec in ["mcts:30", "rave:30"] {
+        for spec in ["mcts:30", "rave:30", "rave:30:1000:0:100:8"] {
             let mut a = new_agent(spec, 1).unwrap_or_else(|| panic!("{spec}"));
             assert!(d.is_playable(a.choose(&d, &ThinkContext::default())));
         }
