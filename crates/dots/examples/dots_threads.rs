@@ -9,7 +9,7 @@
 use std::time::Duration;
 use tabula_ai::{Mcts, MctsConfig};
 use tabula_core::{Game, ThinkContext};
-use tabula_dots::ai::{DotsPolicy, Focus, LEVEL_CUTOFF, LEVEL_RAVE};
+use tabula_dots::ai::{DotsPolicy, Focus, Search, LEVEL_CUTOFF, LEVEL_RAVE};
 use tabula_dots::{Dots, DotsOptions};
 
 fn main() {
@@ -34,14 +34,12 @@ fn main() {
         {
             let mut base = 0.0;
             for threads in [1, 2] {
-                let config = MctsConfig {
-                    iterations: None,
-                    time: Some(Duration::from_secs_f64(seconds)),
-                    reuse_tree: false,
-                    rave,
-                    exploration,
-                    ..MctsConfig::default()
+                let time = Duration::from_secs_f64(seconds);
+                let chosen = match rave {
+                    Some(_) => Search::level(time, cutoff),
+                    None => Search { exploration, cutoff, ..Search::uct(time) },
                 };
+                let config = MctsConfig { reuse_tree: false, ..chosen.mcts_config(0) };
                 let mut ai = Mcts::new(config, DotsPolicy::new(cutoff));
                 ai.search(&Focus::from_dots(pos), &ThinkContext { threads, ..ThinkContext::default() });
                 let rate = ai.stats.iterations as f64 / ai.stats.elapsed.as_secs_f64();

@@ -267,16 +267,8 @@ impl DotsAgent {
 
     /// An agent searching as `search` says.
     pub fn with_search(level: &str, search: Search, seed: u64) -> Self {
-        let Search { time, cutoff, exploration, rave, expand_after } = search;
-        let config = MctsConfig {
-            iterations: None,
-            time: Some(time),
-            exploration,
-            seed,
-            rave,
-            expand_after,
-            ..MctsConfig::default()
-        };
+        let config = search.mcts_config(seed);
+        let Search { time, cutoff, exploration, rave, .. } = search;
         let rave = rave.map_or(String::new(), |k| format!(", RAVE k={k}"));
         DotsAgent {
             mcts: Mcts::new(config, DotsPolicy::new(cutoff)),
@@ -311,7 +303,7 @@ pub const LEVEL_RAVE: f64 = 1000.0;
 /// Growing on the second visit filled the 2,000,000-node cap within a few
 /// moves at 0.6 s (a Dots node has hundreds of children), so extra time
 /// no longer grew the tree; waiting for 16 visits keeps a 1.2 s tree at
-/// about a quarter of the cap and was as strong at equal time
+/// about a quarter of the cap and showed no measurable loss at equal time
 /// (docs/rules/dots.md).
 pub const LEVEL_EXPAND_AFTER: u32 = 16;
 
@@ -328,6 +320,27 @@ impl Search {
     /// ```
     pub fn level(time: Duration, cutoff: u32) -> Search {
         Search { time, cutoff, exploration: 0.0, rave: Some(LEVEL_RAVE), expand_after: LEVEL_EXPAND_AFTER }
+    }
+
+    /// The tree search's settings for this search, its random choices
+    /// seeded with `seed` (the playout cut-off belongs to [`DotsPolicy`]).
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use tabula_dots::ai::{Search, LEVEL_EXPAND_AFTER};
+    /// let c = Search::level(Duration::from_millis(600), 100).mcts_config(7);
+    /// assert_eq!((c.time, c.seed, c.expand_after), (Some(Duration::from_millis(600)), 7, LEVEL_EXPAND_AFTER));
+    /// ```
+    pub fn mcts_config(&self, seed: u64) -> MctsConfig {
+        MctsConfig {
+            iterations: None,
+            time: Some(self.time),
+            exploration: self.exploration,
+            seed,
+            rave: self.rave,
+            expand_after: self.expand_after,
+            ..MctsConfig::default()
+        }
     }
 
     /// The levels' search before RAVE (up to 2026-12-04): plain UCT with

@@ -6,9 +6,9 @@
 //! empty base around it), and the counts are averaged (ownership, as Go
 //! programs estimate it).
 
-use crate::ai::{DotsPolicy, Focus};
+use crate::ai::{DotsPolicy, Focus, Search};
 use crate::rules::{Dots, Point};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 use tabula_ai::mcts::{Mcts, MctsConfig, Policy};
 use tabula_core::analysis::{analysis_deadline, expected_for, Analysis, EvalUnit, Evaluation, MoveValue, Territory};
 use tabula_core::{Game, GameMeta, Player, TabulaError, ThinkContext};
@@ -109,14 +109,8 @@ pub fn analyse(game: &Dots, ctx: &ThinkContext) -> Result<Analysis, TabulaError>
     let total = analysis_deadline(ctx, started).saturating_duration_since(started);
     // The search stops at 80% of the time its deadline leaves.
     let search_ctx = ThinkContext { deadline: Some(started + total.mul_f64(0.75)), ..ctx.clone() };
-    let config = MctsConfig {
-        iterations: None,
-        time: None,
-        exploration: 0.0,
-        rave: Some(crate::ai::LEVEL_RAVE),
-        seed: game.hash(),
-        ..MctsConfig::default()
-    };
+    // The levels' search; the deadline above, not a time, ends it.
+    let config = MctsConfig { time: None, ..Search::level(Duration::ZERO, CUTOFF).mcts_config(game.hash()) };
     let mut policy = DotsPolicy::new(CUTOFF);
     let mut mcts = Mcts::new(config, DotsPolicy::new(CUTOFF));
     let focus = Focus::from_dots(game);
