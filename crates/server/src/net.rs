@@ -300,6 +300,28 @@ fn rewrite_bare_error(buf: &[u8]) -> Option<Vec<u8>> {
     )
 }
 
+/// hyper closes a connection whenever it answers before reading the whole
+/// request (a 413 to an oversized body, an error before the body was
+/// needed): the socket is handed to [`linger`] so the unread rest cannot
+/// turn the close into a reset that loses the answer. The socket is
+/// duplicated because hyper owns this one; the copy keeps the connection
+/// open while it drains, and its shutdown sends the end of stream.
+impl Drop for WatchedIo {
+    fn drop(&mut self) {
+        if tokio::runtime::Handle::try_current().is_err() {
+            return;
+        }
+        let copy = std::os::fd::AsFd::as_fd(&self.inner)
+            .try_clone_to_owned()
+            .map(std::net::TcpStream::from)
+            .and_then(|s| s.set_nonblocking(true).map(|()| s))
+            .and_then(TcpStream::from_std);
+        if let Ok(copy) = copy {
+            linger(copy);
+        }
+    }
+}
+
 impl WatchedIo {
     fn drain(&mut self, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
         while let Some((buf, done)) = &mut self.pending {
@@ -478,6 +500,9 @@ async fn serve_connection(app: Arc<App>, router: Router, stream: TcpStream, peer
 static LINGERING: AtomicUsize = AtomicUsize::new(0);
 /// Well under the descriptors kept in reserve beside the connection cap.
 const MAX_LINGERING: usize = 64;
+/// Enough for a request body well over the body limit: what a client sends
+/// before it reads the 413 and stops.
+const LINGER_BYTES: usize = 1 << 20;
 
 /// A short JSON answer for a connection refused before any request was
 /// read; the socket is closed after it. Closing a socket whose request is
@@ -494,6 +519,15 @@ fn refuse(stream: TcpStream, e: &ApiError) {
         e.retry_after_secs.unwrap_or(5)
     );
     let _ = stream.try_write(answer.as_bytes());
+    linger(stream);
+}
+
+/// Close `stream` gently: stop writing, then read and drop what the client
+/// still sends for a moment (at most [`LINGER_BYTES`], half a second) before the
+/// socket closes, for at most [`MAX_LINGERING`] sockets at once. Closing a
+/// socket with unread input sends a reset instead of an end of stream, and
+/// a reset can make the client drop an answer it has already received.
+fn linger(stream: TcpStream) {
     if LINGERING.fetch_add(1, Ordering::Relaxed) >= MAX_LINGERING {
         LINGERING.fetch_sub(1, Ordering::Relaxed);
         return;
@@ -503,7 +537,7 @@ fn refuse(stream: TcpStream, e: &ApiError) {
         let _ = tokio::io::AsyncWriteExt::shutdown(&mut stream).await;
         let drain = async {
             let mut buf = [0u8; 4096];
-            let mut left: usize = 64 * 1024;
+            let mut left: usize = LINGER_BYTES;
             while left > 0 {
                 match tokio::io::AsyncReadExt::read(&mut stream, &mut buf).await {
                     Ok(0) | Err(_) => break,

@@ -210,6 +210,26 @@ async fn oversized_requests_get_json_refusals_at_once() {
     server.running.shutdown().await.unwrap();
 }
 
+/// An oversized body is refused from its head, before it is read; the
+/// refusal must still reach a client that uploads the whole body before
+/// reading, also through a proxy. Closing with the body unread would send
+/// a reset, and a reset loses the answer: the proxy gives up on both sides
+/// when its upload fails, and a client may drop what it had received.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_oversized_body_gets_its_413_through_a_proxy() {
+    let server = start("oversized").await;
+    let node: std::net::SocketAddr = server.base.parse().unwrap();
+    let proxy = round_robin(vec![node]).await;
+    let body = format!("{{\"game\": \"{}\"}}", "x".repeat(300_000));
+    for i in 0..40 {
+        for base in [&server.base, &proxy] {
+            let reply = http(base, "POST", "/api/games", Some(&body)).await;
+            assert_eq!((reply.status, reply.code().as_str()), (413, "too_large"), "try {i} via {base}: {}", reply.body);
+        }
+    }
+    server.running.shutdown().await.unwrap();
+}
+
 /// Static files have ETags and answer If-None-Match with 304; responses
 /// are compressed when the client accepts gzip.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
