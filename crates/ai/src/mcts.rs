@@ -137,6 +137,17 @@ struct Node<M> {
 
 const NONE: u32 = u32::MAX;
 
+impl<M> Node<M> {
+    /// Carried into a reused tree: a node the memory cap left childless
+    /// may grow there, where memory is free again.
+    fn carried_over(mut self) -> Self {
+        if self.first_child == NONE {
+            self.expanded = false;
+        }
+        self
+    }
+}
+
 /// What the last search did.
 #[derive(Debug, Clone, Default)]
 pub struct SearchStats {
@@ -524,12 +535,9 @@ impl<G: Game, P: Policy<G>> Mcts<G, P> {
         // Copy the subtree breadth-first into a fresh arena, keeping each
         // node's children contiguous.
         let mut fresh: Vec<Node<G::Move>> = Vec::with_capacity(self.nodes.len() / 4 + 1);
-        let mut root = self.nodes[found as usize].clone();
+        let mut root = self.nodes[found as usize].clone().carried_over();
         root.parent = NONE;
         root.mv = None;
-        if root.first_child == NONE {
-            root.expanded = false;
-        }
         fresh.push(root);
         let mut queue = std::collections::VecDeque::new();
         queue.push_back((found, 0u32));
@@ -540,12 +548,8 @@ impl<G: Game, P: Policy<G>> Mcts<G, P> {
             }
             let start = fresh.len() as u32;
             for c in first..first + count {
-                let mut child = self.nodes[c as usize].clone();
+                let mut child = self.nodes[c as usize].clone().carried_over();
                 child.parent = new;
-                // A node the memory cap left childless may grow now.
-                if child.first_child == NONE {
-                    child.expanded = false;
-                }
                 fresh.push(child);
             }
             fresh[new as usize].first_child = start;

@@ -13,12 +13,14 @@ pub fn from_registry(cmd: clap::Command) -> clap::Command {
     let example = REGISTRY.games().last().map_or(String::new(), |g| {
         format!("\n\nEXAMPLE:\n  tabula match {} --a {} --b uct:200 --games 100 --jobs 2", g.id(), g.default_level())
     });
-    // The games' own search specs, as the games list them.
-    let own: String = REGISTRY
-        .games()
+    // The games' own search specs, as the games list them, less the
+    // baselines every game takes (listed once below).
+    let games = REGISTRY.games();
+    let everyones = |f: &&str| games.iter().all(|g| g.level_forms().contains(f));
+    let own: String = games
         .iter()
         .filter_map(|g| {
-            let forms: Vec<&str> = g.level_forms().iter().copied().filter(|f| !f.starts_with("uct")).collect();
+            let forms: Vec<&str> = g.level_forms().iter().copied().filter(|f| !everyones(f)).collect();
             (!forms.is_empty()).then(|| format!("\n  {}: {}", g.id(), forms.join(", ")))
         })
         .collect();

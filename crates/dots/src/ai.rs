@@ -19,6 +19,7 @@ use crate::options::DotsOptions;
 use crate::rules::{Dots, Point};
 use rand::Rng as _;
 use std::time::Duration;
+use tabula_ai::levels::PLAIN_UCT_FORMS;
 use tabula_ai::mcts::terminal_value;
 use tabula_ai::{Mcts, MctsConfig, Policy, RandomAgent};
 use tabula_core::{Agent, Game, LevelSpec, NotationError, Player, Status, ThinkContext};
@@ -52,8 +53,12 @@ pub fn levels() -> Vec<LevelSpec> {
 /// The specs [`new_agent`] takes besides the levels: the plain-UCT
 /// baselines, the levels' search at any time a move (see
 /// [`Search::from_spec`]) and the search before RAVE.
-pub const LEVEL_FORMS: &[&str] =
-    &["uct:MS", "uct-iter:N", "rave:MS[:K[:C[:CUT[:E]]]] (K > 0, C >= 0, CUT 1-1000, E 1-10000)", "mcts:MS"];
+pub const LEVEL_FORMS: &[&str] = &[
+    PLAIN_UCT_FORMS[0],
+    PLAIN_UCT_FORMS[1],
+    "rave:MS[:K[:C[:CUT[:E]]]] (K > 0, C >= 0, CUT 1-1000, E 1-10000)",
+    "mcts:MS",
+];
 
 /// An agent for a level (or a plain-UCT baseline); `None` for an unknown level.
 pub fn new_agent(level: &str, seed: u64) -> Option<Box<dyn Agent<Dots>>> {

@@ -94,10 +94,12 @@ pub fn mcts(ms: u64, seed: u64) -> Mcts<Cordots, EvalPolicy> {
     Mcts::new(config, EvalPolicy::new(1_000, 0.5))
 }
 
+use tabula_ai::levels::PLAIN_UCT_FORMS;
+
 /// The specs [`new_agent`] takes besides the levels.
 pub const LEVEL_FORMS: &[&str] = &[
-    "uct:MS",
-    "uct-iter:N",
+    PLAIN_UCT_FORMS[0],
+    PLAIN_UCT_FORMS[1],
     "alphabeta:MS",
     "alphabeta-no-lmr:MS",
     "alphabeta-no-null:MS",
