@@ -1,4 +1,4 @@
-use crate::selfplay::{play_game, progress_bar, random_opening, strip_ai, MoveCost};
+use crate::selfplay::{log_game, play_game, progress_bar, random_opening, strip_ai, MoveCost};
 use crate::util::{self, input_error};
 use anyhow::Result;
 use std::process::ExitCode;
@@ -183,6 +183,27 @@ pub fn run(args: Args) -> Result<ExitCode> {
                         }
                         bar.set_message(format!("A +{} ={} -{}", t.0, t.1, t.2));
                         bar.inc(1);
+                        log_game(&bar, || {
+                            let outcome = if r.a_won() {
+                                "A won"
+                            } else if r.a_lost() {
+                                "B won"
+                            } else {
+                                "draw"
+                            };
+                            let colour = if r.a_first { "A first" } else { "B first" };
+                            format!(
+                                "game {} ({colour}): {outcome}, {}, {} plies; {} of {} done, A +{} ={} -{}",
+                                i + 1,
+                                r.reason,
+                                r.plies,
+                                bar.position(),
+                                args.games,
+                                t.0,
+                                t.1,
+                                t.2
+                            )
+                        });
                     }
                     Err(e) => {
                         *failure.lock().unwrap() = Some(e);

@@ -1,7 +1,7 @@
 //! `tabula tournament`: a tournament between AIs, played locally, with the
 //! standings, the crosstable and ratings fitted over all games.
 
-use crate::selfplay::{play_game, progress_bar, strip_ai, MoveCost, Played};
+use crate::selfplay::{log_game, play_game, progress_bar, strip_ai, MoveCost, Played};
 use crate::util::{self, input_error};
 use anyhow::{anyhow, Result};
 use std::process::ExitCode;
@@ -322,6 +322,20 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 None => tally.1 += 1,
             }
             let result = to_result(&played);
+            log_game(&bar, || {
+                let g = t.game(id).expect("a game the tournament created");
+                let (first, second) = (&names[g.first.index()], &names[g.second.index()]);
+                let outcome = match played.winner {
+                    Some(Player::First) => format!("{first} won"),
+                    Some(Player::Second) => format!("{second} won"),
+                    None => "draw".to_string(),
+                };
+                let done = t.games().iter().filter(|g| g.result.is_some()).count() + 1;
+                format!(
+                    "game {done}: {first} (first) vs {second}: {outcome}, {}, {} plies",
+                    played.reason, played.plies
+                )
+            });
             let events = t.record(id, result, now()).map_err(|e| anyhow!("{e}"))?;
             in_flight += send(&t, &events)?;
             let finished = t.games().iter().filter(|g| g.result.is_some()).count() as u64;

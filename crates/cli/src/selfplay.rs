@@ -130,6 +130,15 @@ pub fn progress_bar(len: u64, unit: &str) -> ProgressBar {
     bar
 }
 
+/// Report a finished game on stderr when the bar is hidden (stderr is not
+/// a terminal, e.g. a long run under `nohup`): the bar alone would leave
+/// nothing until the end, and a run stopped early would leave no result.
+pub fn log_game(bar: &ProgressBar, line: impl FnOnce() -> String) {
+    if bar.is_hidden() {
+        eprintln!("{}", line());
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

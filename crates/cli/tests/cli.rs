@@ -116,6 +116,11 @@ fn match_reports_score_interval_and_elo() {
     assert_eq!(json(&again)["score"], j["score"]);
     let text = tabula(&["match", "coldwar", "--a", "random", "--b", "random", "--games", "2"]);
     assert!(stdout(&text).contains("Elo difference"), "{}", stdout(&text));
+    // With stderr not a terminal (a run under nohup) each game is reported
+    // as it ends, so a run stopped early still leaves its results.
+    let log = stderr(&again);
+    assert_eq!(log.lines().filter(|l| l.starts_with("game ")).count(), 6, "{log}");
+    assert!(log.contains("game 2 (B first): ") && log.contains("6 of 6 done"), "{log}");
     // A game that keeps a score reports the average points.
     let dots = tabula(&[
         "match", "dots", "--a", "random", "--b", "random", "--games", "2", "-o", "width=8", "-o", "height=8", "--json",
@@ -354,6 +359,13 @@ fn tournament_reports_standings_crosstable_and_ratings() {
     // The same seed gives the same tournament on one job.
     let again = tabula(&[&args[..], &["--jobs", "1"]].concat());
     assert_eq!(json(&again)["standings"], j["standings"]);
+    // Each game is reported on stderr as it ends (not a terminal here),
+    // naming who moved first and who won.
+    let log = stderr(&again);
+    let games: Vec<&str> = log.lines().filter(|l| l.starts_with("game ")).collect();
+    assert_eq!(games.len(), 12, "{log}");
+    assert!(games[0].starts_with("game 1: ") && games[0].contains(" (first) vs "), "{log}");
+    assert!(games.iter().all(|l| l.contains(" won, ") || l.contains(": draw, ")), "{log}");
 }
 
 #[test]
