@@ -52,7 +52,14 @@ pub fn level_search(id: &str) -> Option<Search> {
     Some(if id == "easy" { Search::uct(time) } else { Search::level(time, LEVEL_CUTOFF) })
 }
 
-/// The levels, weakest first.
+/// The levels' ratings (random = 0, rounded to tens): the maximum-likelihood
+/// fit of a `tabula tournament` round-robin of all five levels on 20x20, 4
+/// games a pair (docs/rules/dots.md has the command, the crosstable and the
+/// intervals: medium, hard and expert lie within them of one another).
+/// Measure again when a level changes.
+const LEVEL_ELO: [(&str, i32); 5] = [("random", 0), ("easy", 170), ("medium", 360), ("hard", 380), ("expert", 410)];
+
+/// The levels, weakest first, with their measured ratings.
 pub fn levels() -> Vec<LevelSpec> {
     let mut v = vec![LevelSpec::new("random", "uniformly random legal dots")];
     for &(id, _) in LEVELS {
@@ -67,7 +74,12 @@ pub fn levels() -> Vec<LevelSpec> {
             ),
         ));
     }
-    v
+    v.into_iter()
+        .map(|level| match LEVEL_ELO.iter().find(|(id, _)| *id == level.id) {
+            Some(&(_, elo)) => level.with_elo(elo),
+            None => level,
+        })
+        .collect()
 }
 
 /// The specs [`new_agent`] takes besides the levels: the plain-UCT
@@ -434,6 +446,18 @@ impl Agent<Dots> for DotsAgent {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_level_has_its_measured_rating() {
+        let levels = levels();
+        assert_eq!(levels.len(), LEVEL_ELO.len(), "a level was added or removed: measure the ratings again");
+        for level in &levels {
+            assert!(level.elo.is_some(), "{} has no rating", level.id);
+        }
+        assert_eq!(levels[0].elo, Some(0), "random anchors the scale");
+        // Weakest first: each level rates above the one before it.
+        assert!(levels.windows(2).all(|w| w[0].elo < w[1].elo), "{levels:?}");
+    }
 
     #[test]
     fn focus_keeps_the_game_and_narrows_moves() {
