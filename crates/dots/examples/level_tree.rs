@@ -1,0 +1,48 @@
+//! How large a level's search tree grows in a game: one side plays the
+//! level (its tree kept from move to move, as in a real game), the other
+//! answers with the same level, on 20x20 from the cross; after each of
+//! the level's moves it prints the playouts, the tree's nodes and the
+//! node cap. Shows whether the level's time still grows the tree or the
+//! cap stops it. A measure, not a test: run it on a quiet machine.
+//!
+//!     cargo run --release -p tabula-dots --example level_tree -- [LEVEL] [MOVES]
+
+use tabula_ai::Mcts;
+use tabula_core::{Game, ThinkContext};
+use tabula_dots::ai::{level_search, DotsPolicy, Focus};
+use tabula_dots::{Dots, DotsOptions};
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let level = args.next().unwrap_or_else(|| "expert".into());
+    let moves: usize = args.next().and_then(|s| s.parse().ok()).unwrap_or(12);
+    let Some(search) = level_search(&level) else {
+        eprintln!("unknown level {level:?}: easy, medium, hard or expert");
+        std::process::exit(2);
+    };
+    let options = DotsOptions { width: 20, height: 20, ..DotsOptions::default() };
+    let mut game = Dots::new(&options);
+    let config = search.mcts_config(1);
+    let cap = config.max_nodes;
+    let mut ais =
+        [Mcts::new(config.clone(), DotsPolicy::new(search.cutoff)), Mcts::new(config, DotsPolicy::new(search.cutoff))];
+    println!("{level}: {:.2} s a move, node cap {cap}", search.time.as_secs_f64());
+    println!("{:>5} {:>11} {:>11} {:>7}", "ply", "playouts", "nodes", "of cap");
+    for ply in 0..2 * moves {
+        if game.status().is_over() {
+            break;
+        }
+        let side = ply % 2;
+        let mv = ais[side].search(&Focus::from_dots(&game), &ThinkContext::default());
+        if side == 0 {
+            let stats = &ais[side].stats;
+            println!(
+                "{ply:>5} {:>11} {:>11} {:>6.0}%",
+                stats.iterations,
+                stats.nodes,
+                100.0 * stats.nodes as f64 / cap as f64
+            );
+        }
+        game.play(mv);
+    }
+}
