@@ -322,6 +322,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 None => tally.1 += 1,
             }
             let result = to_result(&played);
+            let events = t.record(id, result, now()).map_err(|e| anyhow!("{e}"))?;
+            in_flight += send(&t, &events)?;
+            let finished = t.games().iter().filter(|g| g.result.is_some()).count() as u64;
             log_game(&bar, || {
                 let g = t.game(id).expect("a game the tournament created");
                 let (first, second) = (&names[g.first.index()], &names[g.second.index()]);
@@ -330,15 +333,11 @@ pub fn run(args: Args) -> Result<ExitCode> {
                     Some(Player::Second) => format!("{second} won"),
                     None => "draw".to_string(),
                 };
-                let done = t.games().iter().filter(|g| g.result.is_some()).count() + 1;
                 format!(
-                    "game {done}: {first} (first) vs {second}: {outcome}, {}, {} plies",
+                    "game {finished}: {first} (first) vs {second}: {outcome}, {}, {} plies",
                     played.reason, played.plies
                 )
             });
-            let events = t.record(id, result, now()).map_err(|e| anyhow!("{e}"))?;
-            in_flight += send(&t, &events)?;
-            let finished = t.games().iter().filter(|g| g.result.is_some()).count() as u64;
             if finished > bar.length().unwrap_or(0) {
                 bar.set_length(finished + in_flight as u64);
             }

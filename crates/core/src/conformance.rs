@@ -3,7 +3,7 @@
 //! `RandomSimTest`) on a few start positions, and feeds arbitrary strings
 //! to [`feed_parsers`].
 
-use crate::game::{Game, Status};
+use crate::game::{Game, LevelSpec, Status};
 use crate::options::GameOptions;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -167,4 +167,29 @@ pub fn near_miss_strings(seed: u64, count: usize) -> Vec<String> {
             (0..n).map(|_| PIECES[rng.random_range(0..PIECES.len())]).collect()
         })
         .collect()
+}
+
+/// Check a game's rated levels against the ratings table they came from:
+/// one rating per level (a level added or removed means measuring again),
+/// every level rated, and `random`, the first level, at 0.
+///
+/// ```
+/// use tabula_core::{conformance::check_level_ratings, LevelSpec};
+///
+/// let ratings = [("random", 0), ("easy", 420)];
+/// let levels = LevelSpec::rated(vec![LevelSpec::new("random", ""), LevelSpec::new("easy", "")], &ratings);
+/// assert_eq!(check_level_ratings(&levels, &ratings), Ok(()));
+/// assert!(check_level_ratings(&levels[..1], &ratings).is_err());
+/// ```
+pub fn check_level_ratings(levels: &[LevelSpec], ratings: &[(&str, i32)]) -> Result<(), String> {
+    if levels.len() != ratings.len() {
+        return Err("a level was added or removed: measure the ratings again".into());
+    }
+    if let Some(level) = levels.iter().find(|level| level.elo.is_none()) {
+        return Err(format!("{} has no rating", level.id));
+    }
+    match levels.first() {
+        Some(first) if first.id == "random" && first.elo == Some(0) => Ok(()),
+        _ => Err("random, the first level, anchors the scale at 0".into()),
+    }
 }

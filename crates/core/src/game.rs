@@ -385,6 +385,26 @@ impl LevelSpec {
         self.elo = Some(elo);
         self
     }
+
+    /// The levels with their measured ratings, `(id, elo)`, set by id;
+    /// a level without an entry stays unrated.
+    ///
+    /// ```
+    /// use tabula_core::LevelSpec;
+    ///
+    /// let levels = vec![LevelSpec::new("random", ""), LevelSpec::new("easy", "")];
+    /// let rated = LevelSpec::rated(levels, &[("random", 0)]);
+    /// assert_eq!((rated[0].elo, rated[1].elo), (Some(0), None));
+    /// ```
+    pub fn rated(levels: Vec<LevelSpec>, ratings: &[(&str, i32)]) -> Vec<LevelSpec> {
+        levels
+            .into_iter()
+            .map(|level| match ratings.iter().find(|(id, _)| *id == level.id) {
+                Some(&(_, elo)) => level.with_elo(elo),
+                None => level,
+            })
+            .collect()
+    }
 }
 
 /// What the registry and the front ends need beyond the rules: a

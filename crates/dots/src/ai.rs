@@ -74,12 +74,7 @@ pub fn levels() -> Vec<LevelSpec> {
             ),
         ));
     }
-    v.into_iter()
-        .map(|level| match LEVEL_ELO.iter().find(|(id, _)| *id == level.id) {
-            Some(&(_, elo)) => level.with_elo(elo),
-            None => level,
-        })
-        .collect()
+    LevelSpec::rated(v, &LEVEL_ELO)
 }
 
 /// The specs [`new_agent`] takes besides the levels: the plain-UCT
@@ -450,11 +445,7 @@ mod tests {
     #[test]
     fn every_level_has_its_measured_rating() {
         let levels = levels();
-        assert_eq!(levels.len(), LEVEL_ELO.len(), "a level was added or removed: measure the ratings again");
-        for level in &levels {
-            assert!(level.elo.is_some(), "{} has no rating", level.id);
-        }
-        assert_eq!(levels[0].elo, Some(0), "random anchors the scale");
+        tabula_core::conformance::check_level_ratings(&levels, &LEVEL_ELO).unwrap();
         // Weakest first: each level rates above the one before it.
         assert!(levels.windows(2).all(|w| w[0].elo < w[1].elo), "{levels:?}");
     }

@@ -31,13 +31,7 @@ pub fn levels() -> Vec<LevelSpec> {
         "perfect",
         "plays from the full solution: the fastest win, the longest loss, else the drawing move a medium search likes best (solves once, then cached)",
     ));
-    levels
-        .into_iter()
-        .map(|level| match LEVEL_ELO.iter().find(|(id, _)| *id == level.id) {
-            Some(&(_, elo)) => level.with_elo(elo),
-            None => level,
-        })
-        .collect()
+    LevelSpec::rated(levels, &LEVEL_ELO)
 }
 
 /// An agent for a level; `None` for an unknown level.
@@ -54,11 +48,6 @@ mod tests {
 
     #[test]
     fn every_level_has_its_measured_rating() {
-        let levels = levels();
-        assert_eq!(levels.len(), LEVEL_ELO.len(), "a level was added or removed: measure the ratings again");
-        for level in &levels {
-            assert!(level.elo.is_some(), "{} has no rating", level.id);
-        }
-        assert_eq!(levels[0].elo, Some(0), "random anchors the scale");
+        tabula_core::conformance::check_level_ratings(&levels(), &LEVEL_ELO).unwrap();
     }
 }
