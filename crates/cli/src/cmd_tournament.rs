@@ -4,6 +4,7 @@
 use crate::selfplay::{log_game, play_game, progress_bar, strip_ai, MoveCost, Played};
 use crate::util::{self, input_error};
 use anyhow::{anyhow, Result};
+use std::collections::{HashMap, VecDeque};
 use std::process::ExitCode;
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
@@ -58,7 +59,8 @@ pub struct Args {
     /// Play a match for third place in a knockout
     #[arg(long)]
     third_place: bool,
-    /// Games played at once
+    /// Games played at once (a round-robin starts games of later rounds
+    /// early rather than leave a worker idle; results are the same)
     #[arg(long, default_value_t = 1, value_parser = crate::util::whole::<usize>)]
     jobs: usize,
     /// Seed; the same seed replays the same tournament (with iteration budgets)
@@ -80,6 +82,10 @@ struct Job {
     options: Vec<(String, String)>,
     seed: u64,
 }
+
+/// Games of later rounds started early: their pairing, and the result once
+/// played.
+type Early = HashMap<GameId, (PlayerId, PlayerId, Option<Result<Played>>)>;
 
 /// `tournament` with the help that only the registry knows: which games
 /// have a knockout stage option, and examples with real levels.
@@ -283,77 +289,133 @@ pub fn run(args: Args) -> Result<ExitCode> {
             });
         }
         drop(done_tx);
-        let send = |t: &Tournament, events: &[Event]| -> Result<usize> {
-            let mut sent = 0;
+        // A game's seed depends only on its number, so a game started early
+        // (below) plays as it would have in its round.
+        let job = |id: GameId, first: PlayerId, second: PlayerId, settings: &GameSettings| Job {
+            id,
+            first: specs[first.index()].clone(),
+            second: specs[second.index()].clone(),
+            options: merged(&options, settings),
+            seed: args.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(u64::from(id) * 2),
+        };
+        // Games the tournament created, waiting for a worker.
+        let mut queue: VecDeque<Job> = VecDeque::new();
+        // Games of later rounds started early, so that no worker waits for
+        // a round's last game.
+        let mut early: Early = HashMap::new();
+        // Results of created games, to record.
+        let mut ready: VecDeque<(GameId, Result<Played>)> = VecDeque::new();
+        let mut running = 0usize;
+        let created = |t: &Tournament,
+                       events: &[Event],
+                       early: &mut Early,
+                       queue: &mut VecDeque<Job>,
+                       ready: &mut VecDeque<(GameId, Result<Played>)>|
+         -> Result<()> {
             for e in events {
                 if let Event::GameCreated { game: id } = e {
                     let g = t.game(*id).expect("created game");
-                    let job = Job {
-                        id: *id,
-                        first: specs[g.first.index()].clone(),
-                        second: specs[g.second.index()].clone(),
-                        options: merged(&options, &g.settings),
-                        seed: args.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(u64::from(*id) * 2),
-                    };
-                    job_tx.send(job).map_err(|_| anyhow!("the game workers stopped"))?;
-                    sent += 1;
+                    match early.remove(id) {
+                        // Started early as announced: its result is the game's.
+                        Some((first, second, done)) if (first, second) == (g.first, g.second) => {
+                            if let Some(r) = done {
+                                ready.push_back((*id, r));
+                            }
+                        }
+                        Some(_) => return Err(anyhow!("the tournament created game {} unlike its schedule", id + 1)),
+                        None => queue.push_back(job(*id, g.first, g.second, &g.settings)),
+                    }
                 }
             }
-            Ok(sent)
+            Ok(())
         };
         let events = t.start(now()).map_err(|e| input_error(e.to_string()))?;
-        let mut in_flight = send(&t, &events)?;
+        created(&t, &events, &mut early, &mut queue, &mut ready)?;
         while !t.is_finished() {
-            if in_flight == 0 {
-                // Nothing running: wait for the next round or the arena's end.
-                let wake = t.next_wakeup().ok_or_else(|| anyhow!("the tournament stalled"))?;
-                let wait = wake.saturating_sub(now());
-                std::thread::sleep(std::time::Duration::from_millis(wait));
-                let events = t.tick(now());
-                in_flight += send(&t, &events)?;
+            if let Some((id, played)) = ready.pop_front() {
+                let played = played?;
+                match played.winner {
+                    Some(Player::First) => tally.0 += 1,
+                    Some(Player::Second) => tally.2 += 1,
+                    None => tally.1 += 1,
+                }
+                let result = to_result(&played);
+                let events = t.record(id, result, now()).map_err(|e| anyhow!("{e}"))?;
+                created(&t, &events, &mut early, &mut queue, &mut ready)?;
+                let finished = t.games().iter().filter(|g| g.result.is_some()).count() as u64;
+                log_game(&bar, || {
+                    let g = t.game(id).expect("a game the tournament created");
+                    let (first, second) = (&names[g.first.index()], &names[g.second.index()]);
+                    let outcome = match played.winner {
+                        Some(Player::First) => format!("{first} won"),
+                        Some(Player::Second) => format!("{second} won"),
+                        None => "draw".to_string(),
+                    };
+                    format!(
+                        "game {finished}: {first} (first) vs {second}: {outcome}, {}, {} plies",
+                        played.reason, played.plies
+                    )
+                });
+                if finished > bar.length().unwrap_or(0) {
+                    bar.set_length(finished + (running + queue.len()) as u64);
+                }
+                bar.set_position(finished);
+                bar.set_message(format!("first +{} ={} -{}", tally.0, tally.1, tally.2));
+                if matches!(t.config().system, System::Arena { .. }) {
+                    let left = t.arena_ends_at().unwrap_or(0).saturating_sub(now()) / 1000;
+                    bar.set_message(format!(
+                        "first +{} ={} -{}  arena {}:{:02} left",
+                        tally.0,
+                        tally.1,
+                        tally.2,
+                        left / 60,
+                        left % 60
+                    ));
+                }
                 continue;
             }
-            let (id, played) = done_rx.recv().map_err(|_| anyhow!("the game workers stopped"))?;
-            in_flight -= 1;
-            let played = played?;
-            match played.winner {
-                Some(Player::First) => tally.0 += 1,
-                Some(Player::Second) => tally.2 += 1,
-                None => tally.1 += 1,
-            }
-            let result = to_result(&played);
-            let events = t.record(id, result, now()).map_err(|e| anyhow!("{e}"))?;
-            in_flight += send(&t, &events)?;
-            let finished = t.games().iter().filter(|g| g.result.is_some()).count() as u64;
-            log_game(&bar, || {
-                let g = t.game(id).expect("a game the tournament created");
-                let (first, second) = (&names[g.first.index()], &names[g.second.index()]);
-                let outcome = match played.winner {
-                    Some(Player::First) => format!("{first} won"),
-                    Some(Player::Second) => format!("{second} won"),
-                    None => "draw".to_string(),
+            // Keep every worker busy: the created games first, then the
+            // next games the schedule has already fixed.
+            while running < jobs {
+                let next = match queue.pop_front() {
+                    Some(j) => j,
+                    None => {
+                        let Some(g) = t.scheduled_games().into_iter().find(|g| !early.contains_key(&g.id)) else {
+                            break;
+                        };
+                        early.insert(g.id, (g.first, g.second, None));
+                        job(g.id, g.first, g.second, &t.config().settings)
+                    }
                 };
-                format!(
-                    "game {finished}: {first} (first) vs {second}: {outcome}, {}, {} plies",
-                    played.reason, played.plies
-                )
-            });
-            if finished > bar.length().unwrap_or(0) {
-                bar.set_length(finished + in_flight as u64);
+                job_tx.send(next).map_err(|_| anyhow!("the game workers stopped"))?;
+                running += 1;
             }
-            bar.set_position(finished);
-            bar.set_message(format!("first +{} ={} -{}", tally.0, tally.1, tally.2));
-            if matches!(t.config().system, System::Arena { .. }) {
-                let left = t.arena_ends_at().unwrap_or(0).saturating_sub(now()) / 1000;
-                bar.set_message(format!(
-                    "first +{} ={} -{}  arena {}:{:02} left",
-                    tally.0,
-                    tally.1,
-                    tally.2,
-                    left / 60,
-                    left % 60
-                ));
+            let wake = t.next_wakeup();
+            if running == 0 {
+                // Nothing to play: wait for the next round or the arena's end.
+                let wake = wake.ok_or_else(|| anyhow!("the tournament stalled"))?;
+                std::thread::sleep(std::time::Duration::from_millis(wake.saturating_sub(now())));
+            } else {
+                let got = match wake {
+                    Some(w) => match done_rx.recv_timeout(std::time::Duration::from_millis(w.saturating_sub(now()))) {
+                        Ok(got) => Some(got),
+                        Err(mpsc::RecvTimeoutError::Timeout) => None,
+                        Err(mpsc::RecvTimeoutError::Disconnected) => return Err(anyhow!("the game workers stopped")),
+                    },
+                    None => Some(done_rx.recv().map_err(|_| anyhow!("the game workers stopped"))?),
+                };
+                if let Some((id, played)) = got {
+                    running -= 1;
+                    match early.get_mut(&id) {
+                        // Its round has not started yet: keep the result.
+                        Some(entry) => entry.2 = Some(played),
+                        None => ready.push_back((id, played)),
+                    }
+                    continue;
+                }
             }
+            let events = t.tick(now());
+            created(&t, &events, &mut early, &mut queue, &mut ready)?;
         }
         drop(job_tx);
         Ok(())

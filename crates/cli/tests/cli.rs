@@ -356,9 +356,15 @@ fn tournament_reports_standings_crosstable_and_ratings() {
     let mean: f64 = ratings.iter().map(|r| r["rating"].as_f64().unwrap()).sum::<f64>() / 4.0;
     assert!(mean.abs() < 1e-6, "{j}");
     assert!(ratings.iter().all(|r| r["error95"].as_f64().unwrap() > 0.0));
-    // The same seed gives the same tournament on one job.
+    // The same seed gives the same tournament on one job, and on three,
+    // where a worker always starts a game of the next round early (a round
+    // has two games).
     let again = tabula(&[&args[..], &["--jobs", "1"]].concat());
     assert_eq!(json(&again)["standings"], j["standings"]);
+    assert_eq!(json(&again)["crosstable"], j["crosstable"]);
+    let ahead = tabula(&[&args[..], &["--jobs", "3"]].concat());
+    assert_eq!(json(&ahead)["standings"], j["standings"]);
+    assert_eq!(json(&ahead)["crosstable"], j["crosstable"]);
     // Each game is reported on stderr as it ends (not a terminal here),
     // naming who moved first and who won.
     let log = stderr(&again);

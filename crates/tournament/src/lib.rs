@@ -48,6 +48,7 @@ mod types;
 
 pub use standings::{Standing, TieBreak};
 pub use tournament::{
-    Bye, ByeKind, Config, Event, Game, GameId, Player, Round, Status, System, Tournament, TournamentError,
+    Bye, ByeKind, Config, Event, Game, GameId, Player, Round, ScheduledGame, Status, System, Tournament,
+    TournamentError,
 };
 pub use types::{Entrant, GameResult, GameSettings, PlayerId, Points, Scoring, Side};

@@ -288,6 +288,22 @@ pub struct Player {
     pub withdrawn: bool,
 }
 
+/// A game a later round will have, already fixed by the schedule (see
+/// [`Tournament::scheduled_games`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ScheduledGame {
+    /// The number the game will get when its round starts.
+    pub id: GameId,
+    /// Its round (from 1).
+    pub round: u32,
+    /// Its group (from 0) in a championship's group stage.
+    pub group: Option<u32>,
+    /// The player who will move first.
+    pub first: PlayerId,
+    /// The player who will move second.
+    pub second: PlayerId,
+}
+
 /// A game of the tournament.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Game {
@@ -488,6 +504,53 @@ impl Tournament {
     /// Games created and still without a result.
     pub fn pending_games(&self) -> impl Iterator<Item = &Game> {
         self.games.iter().filter(|g| g.result.is_none())
+    }
+
+    /// The games of later rounds that are already fixed: the Berger rounds
+    /// still to come of a round-robin or of a championship's group stage,
+    /// in the order they will be created, each with the [`GameId`] it will
+    /// get. Empty for the other systems, whose pairings depend on results.
+    ///
+    /// A program that plays the games itself may start these early, so a
+    /// worker does not wait idle for a round's last game; the tournament
+    /// still takes results only for games it has created.
+    ///
+    /// ```
+    /// use tabula_tournament::{Config, Entrant, System, Tournament};
+    /// let mut t = Tournament::new(Config::new(System::RoundRobin { cycles: 1 })).unwrap();
+    /// for name in ["a", "b", "c", "d"] {
+    ///     t.join(Entrant::new(name)).unwrap();
+    /// }
+    /// t.start(0).unwrap();
+    /// let later = t.scheduled_games();
+    /// // Rounds 2 and 3, two games each, numbered after round 1's games 0 and 1.
+    /// assert_eq!(later.len(), 4);
+    /// assert_eq!((later[0].id, later[0].round), (2, 2));
+    /// assert_eq!((later[3].id, later[3].round), (5, 3));
+    /// ```
+    pub fn scheduled_games(&self) -> Vec<ScheduledGame> {
+        let fixed = matches!(self.config.system, System::RoundRobin { .. } | System::Championship { .. });
+        if !fixed || self.status != Status::Running || self.bracket.is_some() {
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        let mut id = self.games.len() as GameId;
+        let after = self.rounds.len() as u32;
+        for number in after + 1..=self.total_rounds() {
+            for (gi, group) in self.groups.iter().enumerate() {
+                let n = group.len() as u32;
+                if n < 2 || number > rounds_per_cycle(n) * self.cycles() {
+                    continue;
+                }
+                for (a, b) in berger_round(n, number).pairs {
+                    let group = matches!(self.config.system, System::Championship { .. }).then_some(gi as u32);
+                    let (first, second) = (self.groups[gi][a as usize - 1], self.groups[gi][b as usize - 1]);
+                    out.push(ScheduledGame { id, round: number, group, first, second });
+                    id += 1;
+                }
+            }
+        }
+        out
     }
 
     /// The rounds so far (round-robin, Swiss, championship groups).

@@ -354,3 +354,60 @@ proptest! {
         prop_assert!(byes.iter().all(|&b| b <= 1), "a second bye: {:?}", byes);
     }
 }
+
+/// Every scheduled game is created later exactly as announced: same number,
+/// round, group and colours, also after a withdrawal and with a round pause.
+#[test]
+fn scheduled_games_are_created_as_announced() {
+    let systems = [
+        (System::RoundRobin { cycles: 2 }, 5, 0),
+        (System::RoundRobin { cycles: 1 }, 6, 500),
+        (System::Championship { groups: 2, advance: 2, cycles: 2, knockout: KnockoutRules::best_of(1) }, 7, 0),
+    ];
+    for (system, players, pause) in systems {
+        let mut config = Config::new(system.clone());
+        config.round_pause_ms = pause;
+        let mut t = with_players(config, players);
+        t.start(0).unwrap();
+        let mut announced = HashMap::new();
+        let mut checked = 0;
+        let mut rng = Lcg(players as u64);
+        let mut now = 0;
+        while !t.is_finished() {
+            for s in t.scheduled_games() {
+                if let Some(old) = announced.insert(s.id, s) {
+                    assert_eq!(old, s, "{system:?}: game {} announced twice, differently", s.id);
+                }
+            }
+            for g in t.games() {
+                if g.knockout.is_some() {
+                    continue;
+                }
+                if let Some(s) = announced.remove(&g.id) {
+                    assert_eq!((s.round, s.group, s.first, s.second), (g.round, g.group, g.first, g.second));
+                    checked += 1;
+                }
+            }
+            let pending: Vec<u32> = t.pending_games().map(|g| g.id).collect();
+            if pending.is_empty() {
+                now = t.next_wakeup().expect("waits for the next round");
+                t.tick(now);
+                continue;
+            }
+            for id in pending {
+                now += 1;
+                t.record(id, rng.result(), now).unwrap();
+            }
+            if checked > 3 && !t.players()[1].withdrawn {
+                t.withdraw(PlayerId(1), now).unwrap();
+            }
+        }
+        assert!(announced.is_empty(), "{system:?}: announced games never created: {announced:?}");
+        assert!(checked >= 6, "{system:?}: only {checked} announced games checked");
+        // Only games whose pairing is already fixed are announced.
+        assert!(t.scheduled_games().is_empty());
+    }
+    let mut swiss = with_players(Config::new(System::Swiss { rounds: 3 }), 6);
+    swiss.start(0).unwrap();
+    assert!(swiss.scheduled_games().is_empty(), "Swiss pairings depend on results");
+}
