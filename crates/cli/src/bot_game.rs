@@ -3,36 +3,16 @@
 //! thinking within the time its clock leaves.
 
 use crate::bot_api::{segment, Api, ApiError};
+use crate::brain::{Brain, Mover};
 use serde_json::{json, Value};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
-use tabula_core::uci::UciEngine;
-use tabula_core::{DynAgent, DynGame, DynState, Player, ThinkContext, TimeControl};
+use tabula_core::{DynGame, DynState, Player, ThinkContext, TimeControl};
 use tabula_games::REGISTRY;
 
 /// Time kept back from every move for the trip to the server and back.
 const LATENCY_MARGIN: Duration = Duration::from_millis(400);
-/// How long an engine may overrun its time before it counts as hung.
-const ENGINE_GRACE: Duration = Duration::from_secs(10);
-
-/// What plays the bot's moves.
-#[derive(Debug, Clone)]
-pub enum Brain {
-    /// One of Tabula's AIs at this level (`DynGame::new_agent`).
-    Level(String),
-    /// An external UCI engine.
-    Engine {
-        /// The program and its arguments.
-        command: Vec<String>,
-        /// `setoption` pairs.
-        options: Vec<(String, String)>,
-        /// Time per move when the clock sets none (untimed games), and the
-        /// most it uses under a time per move.
-        movetime: Duration,
-    },
-}
-
 /// A position of the game as one line of its stream describes it.
 pub struct Snapshot {
     /// The game.
@@ -154,74 +134,6 @@ impl Snapshot {
             .min()
             .map(|d| d.checked_sub(LATENCY_MARGIN).unwrap_or(received));
         ThinkContext { remaining, increment, deadline, ..ThinkContext::default() }
-    }
-}
-
-/// The UCI `go` command for the move on hand, and how long to wait for the
-/// answer.
-pub fn uci_go(ctx: &ThinkContext, movetime: Duration, now: Instant) -> (String, Duration) {
-    let until_deadline = ctx.deadline.map(|d| d.saturating_duration_since(now));
-    match (ctx.remaining, until_deadline) {
-        (Some(left), None) => {
-            let inc = ctx.increment.unwrap_or_default().as_millis();
-            let ms = left.as_millis().max(1);
-            // UCI has a clock per colour; the bot's own is what matters, so
-            // both are given it rather than guess which colour is whose.
-            (format!("go wtime {ms} btime {ms} winc {inc} binc {inc}"), left + ENGINE_GRACE)
-        }
-        (_, Some(d)) => {
-            let t = d.min(movetime).max(Duration::from_millis(1));
-            (format!("go movetime {}", t.as_millis()), t + ENGINE_GRACE)
-        }
-        (None, None) => (format!("go movetime {}", movetime.as_millis()), movetime + ENGINE_GRACE),
-    }
-}
-
-/// A brain set up for one game.
-enum Mover {
-    Agent(Box<dyn DynAgent>),
-    Engine { engine: UciEngine, start: String, movetime: Duration },
-}
-
-impl Mover {
-    fn new(
-        brain: &Brain,
-        game: &'static dyn DynGame,
-        options: &[(String, String)],
-        seed: u64,
-    ) -> Result<Mover, String> {
-        match brain {
-            Brain::Level(level) => game.new_agent(level, seed).map(Mover::Agent).map_err(|e| e.to_string()),
-            Brain::Engine { command, options: uci_options, movetime } => {
-                let start = game.new_state(options).map_err(|e| e.to_string())?.position().ok_or_else(|| {
-                    format!("{} has no position notation, so a UCI engine cannot play it", game.name())
-                })?;
-                let mut engine = UciEngine::start(command).map_err(|e| e.to_string())?;
-                engine.handshake(uci_options).map_err(|e| e.to_string())?;
-                engine.new_game().map_err(|e| e.to_string())?;
-                Ok(Mover::Engine { engine, start, movetime: *movetime })
-            }
-        }
-    }
-
-    /// A move for `state` (checked, in its canonical spelling).
-    fn choose(&mut self, state: &dyn DynState, moves: &[String], ctx: &ThinkContext) -> Result<String, String> {
-        let text = match self {
-            Mover::Agent(agent) => agent.choose(state, ctx).map_err(|e| e.to_string())?,
-            Mover::Engine { engine, start, movetime } => {
-                let position = if moves.is_empty() {
-                    format!("position fen {start}")
-                } else {
-                    format!("position fen {start} moves {}", moves.join(" "))
-                };
-                let (go, wait) = uci_go(ctx, *movetime, Instant::now());
-                let text = engine.best_move(&position, &go, wait).map_err(|e| e.to_string())?;
-                state.check(&text).map_err(|e| {
-                    format!("the engine {} played '{text}', which is not a legal move: {e}", engine.name())
-                })?
-            }
-        };
-        Ok(text)
     }
 }
 
@@ -419,6 +331,7 @@ fn describe_end(snap: &Snapshot, game: &Value, me: Option<Player>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::brain::{uci_go, ENGINE_GRACE};
 
     fn game_json(extra: Value) -> Value {
         let game = REGISTRY.games()[0];
@@ -469,21 +382,6 @@ mod tests {
     }
 
     #[test]
-    fn uci_go_commands() {
-        let now = Instant::now();
-        let fischer = ThinkContext {
-            remaining: Some(Duration::from_millis(30000)),
-            increment: Some(Duration::from_millis(1000)),
-            ..Default::default()
-        };
-        assert_eq!(uci_go(&fischer, Duration::from_secs(2), now).0, "go wtime 30000 btime 30000 winc 1000 binc 1000");
-        let untimed = ThinkContext::default();
-        assert_eq!(uci_go(&untimed, Duration::from_millis(1500), now).0, "go movetime 1500");
-        let shot = ThinkContext { deadline: Some(now + Duration::from_millis(800)), ..Default::default() };
-        assert_eq!(uci_go(&shot, Duration::from_secs(2), now).0, "go movetime 800");
-    }
-
-    #[test]
     fn endings_are_described() {
         let j = game_json(json!({"status": "finished", "result": {"winner": null, "reason": "stalemate"}}));
         let s = Snapshot::parse(&j).unwrap();
@@ -497,43 +395,6 @@ mod tests {
             describe_end(&s, &j, Some(Player::Second)),
             format!("{} wins (resigned); rating 1500 -> 1662 (+162)", p[1])
         );
-    }
-
-    /// An engine in sh that answers every `go` with `answer`.
-    #[cfg(unix)]
-    fn fixed_engine(answer: &str) -> Brain {
-        let script = format!(
-            "while read -r cmd rest; do case \"$cmd\" in uci) echo uciok;; isready) echo readyok;; \
-             go) echo \"bestmove {answer}\";; quit) exit 0;; esac; done"
-        );
-        Brain::Engine {
-            command: vec!["sh".into(), "-c".into(), script],
-            options: vec![],
-            movetime: Duration::from_millis(50),
-        }
-    }
-
-    #[cfg(unix)]
-    #[test]
-    fn an_engine_move_is_checked() {
-        let game = REGISTRY.games().iter().copied().find(|g| g.new_state(&[]).unwrap().position().is_some()).unwrap();
-        let state = game.new_state(&[]).unwrap();
-        let legal = state.legal_moves()[0].clone();
-        let mut mover = Mover::new(&fixed_engine(&legal), game, &[], 1).unwrap();
-        assert_eq!(mover.choose(&*state, &[], &ThinkContext::default()).unwrap(), state.check(&legal).unwrap());
-        let mut mover = Mover::new(&fixed_engine("zz99"), game, &[], 1).unwrap();
-        let e = mover.choose(&*state, &[], &ThinkContext::default()).unwrap_err();
-        assert!(e.contains("'zz99', which is not a legal move"), "{e}");
-    }
-
-    #[test]
-    fn a_level_plays_a_legal_move() {
-        let game = REGISTRY.games()[0];
-        let state = game.new_state(&[]).unwrap();
-        let mut mover = Mover::new(&Brain::Level("random".into()), game, &[], 1).unwrap();
-        let mv = mover.choose(&*state, &[], &ThinkContext::default()).unwrap();
-        assert!(state.check(&mv).is_ok());
-        assert!(Mover::new(&Brain::Level("no-such-level".into()), game, &[], 1).is_err());
     }
 
     #[test]

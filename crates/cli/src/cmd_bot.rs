@@ -5,7 +5,8 @@
 //! their notation come from the registry; nothing here names a game.
 
 use crate::bot_api::{parse_server, segment, Api, ApiError};
-use crate::bot_game::{options_of, play, Brain};
+use crate::bot_game::{options_of, play};
+use crate::brain::Brain;
 use crate::util::input_error;
 use anyhow::Result;
 use serde_json::{json, Value};

@@ -1,3 +1,4 @@
+use crate::brain::Brain;
 use crate::selfplay::{log_game, play_game, progress_bar, random_opening, strip_ai, MoveCost};
 use crate::util::{self, input_error};
 use anyhow::Result;
@@ -27,7 +28,10 @@ pub fn from_registry(cmd: clap::Command) -> clap::Command {
     cmd.after_help(format!(
         "AI specs: a level of the game (see `tabula games`), `random`, or the plain-UCT\n\
          baselines `uct:MS` (random playouts, MS milliseconds per move) and `uct-iter:N` (N playouts).\n\
-         Some games take more, to measure their AI at equal time (see docs/cli.md):{own}{example}"
+         Some games take more, to measure their AI at equal time (see docs/cli.md):{own}\n\n\
+         An external UCI engine plays as `uci:MS:COMMAND[;NAME=VALUE]...` in a game with a position\n\
+         notation (Cumisitha): MS milliseconds a move in untimed games, then `setoption` pairs, e.g.\n\
+         --b 'uci:100:/usr/games/stockfish;Skill Level=3;Threads=1'{example}"
     ))
 }
 
@@ -116,8 +120,8 @@ fn pair_opening(
 fn play_one(
     game: &dyn DynGame,
     options: &[(String, String)],
-    a: &str,
-    b: &str,
+    a: &Brain,
+    b: &Brain,
     index: usize,
     seed: u64,
     cost: MoveCost,
@@ -152,8 +156,13 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let cost = args.move_ms.map_or(MoveCost::Measured, MoveCost::Fixed);
     let (a, b) = (strip_ai(&args.a), strip_ai(&args.b));
     let threads = [usize::from(args.threads), usize::from(args.threads_b)];
-    for spec in [a, b] {
-        game.new_agent(spec, 0).map_err(|e| input_error(e.to_string()))?;
+    let brains = [a, b].map(Brain::parse);
+    let [brain_a, brain_b] = match brains {
+        [Ok(x), Ok(y)] => [x, y],
+        [Err(e), _] | [_, Err(e)] => return Err(input_error(e)),
+    };
+    for brain in [&brain_a, &brain_b] {
+        brain.check(game, &options).map_err(input_error)?;
     }
     // The first pair's opening, drawn once before any game, so an opening
     // length no game survives is an input error, not a failed game.
@@ -170,7 +179,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 if i >= args.games || failure.lock().unwrap().is_some() {
                     break;
                 }
-                match play_one(game, &options, a, b, i, args.seed, cost, threads, args.openings) {
+                match play_one(game, &options, &brain_a, &brain_b, i, args.seed, cost, threads, args.openings) {
                     Ok(r) => {
                         results.lock().unwrap()[i] = Some(r.clone());
                         let mut t = tally.lock().unwrap();

@@ -1,7 +1,8 @@
 //! `tabula tournament`: a tournament between AIs, played locally, with the
 //! standings, the crosstable and ratings fitted over all games.
 
-use crate::selfplay::{log_game, play_game, progress_bar, strip_ai, MoveCost, Played};
+use crate::brain::Brain;
+use crate::selfplay::{log_game, play_game, progress_bar, MoveCost, Played};
 use crate::util::{self, input_error};
 use anyhow::{anyhow, Result};
 use std::collections::{HashMap, VecDeque};
@@ -77,8 +78,8 @@ pub struct Args {
 /// One game for a worker.
 struct Job {
     id: GameId,
-    first: String,
-    second: String,
+    first: Brain,
+    second: Brain,
     options: Vec<(String, String)>,
     seed: u64,
 }
@@ -116,8 +117,11 @@ pub fn from_registry(cmd: clap::Command) -> clap::Command {
         .collect();
     cmd.after_help(format!(
         "Players are AI specs as in `tabula match`: a level of the game (see `tabula games`),\n\
-         `random`, `uct:MS` (plain UCT, MS milliseconds per move) or `uct-iter:N` (N playouts per move).\n\
-         The same spec may appear twice. Players are seeded in the order given.\n\n\
+         `random`, `uct:MS` (plain UCT, MS milliseconds per move) or `uct-iter:N` (N playouts per move),\n\
+         or an external UCI engine, `uci:MS:COMMAND[;NAME=VALUE]...` (a game with a position notation,\n\
+         e.g. Cumisitha: 'uci:100:/usr/games/stockfish;Skill Level=3;Threads=1').\n\
+         `NAME=SPEC` names a player (`sf3=uci:...`). The same spec may appear twice.\n\
+         Players are seeded in the order given.\n\n\
          {stage_note}\
          See docs/tournaments.md for the systems, tie-breaks and how a drawn knockout match is decided.\n\n\
          EXAMPLES:{examples}"
@@ -205,11 +209,26 @@ fn build_config(
     Ok(config)
 }
 
-/// Unique names for the specs: the second `medium` becomes `medium#2`.
-fn names(specs: &[String]) -> Vec<String> {
+/// A player as typed: an optional `NAME=` label, then its spec. A spec's
+/// own `=` (a UCI engine's options) never makes a label, since a label has
+/// no `:`, `;` or space.
+fn split_label(text: &str) -> (Option<&str>, &str) {
+    if let Some((label, spec)) = text.split_once('=') {
+        let plain = |c: char| c.is_ascii_alphanumeric() || "_-.+".contains(c);
+        if !label.is_empty() && label.chars().all(plain) && !spec.trim().is_empty() {
+            return (Some(label), spec.trim());
+        }
+    }
+    (None, text)
+}
+
+/// Unique names for the players: their label, or else their spec; the
+/// second `medium` becomes `medium#2`.
+fn names(players: &[(Option<&str>, &str)]) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
-    for s in specs {
-        let mut name = s.clone();
+    for &(label, spec) in players {
+        let s = label.unwrap_or(spec);
+        let mut name = s.to_string();
         let mut k = 1;
         while out.contains(&name) {
             k += 1;
@@ -233,17 +252,20 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let game = util::game(&args.game)?;
     let options = util::options(&args.options)?;
     game.new_state(&options).map_err(|e| input_error(e.to_string()))?;
-    let specs: Vec<String> =
-        args.players.split(',').map(|s| strip_ai(s.trim()).to_string()).filter(|s| !s.is_empty()).collect();
-    if specs.len() < 2 {
+    let typed: Vec<(Option<&str>, &str)> =
+        args.players.split(',').map(|s| split_label(s.trim())).filter(|(_, s)| !s.is_empty()).collect();
+    if typed.len() < 2 {
         return Err(input_error("--players needs at least two AIs, separated by commas"));
     }
-    for spec in &specs {
-        game.new_agent(spec, 0).map_err(|e| input_error(format!("player '{spec}': {e}")))?;
+    let mut specs: Vec<Brain> = Vec::with_capacity(typed.len());
+    for &(_, spec) in &typed {
+        let brain = Brain::parse(spec).map_err(|e| input_error(format!("player '{spec}': {e}")))?;
+        brain.check(game, &options).map_err(|e| input_error(format!("player '{spec}': {e}")))?;
+        specs.push(brain);
     }
     let user_stage = options.iter().any(|(k, _)| k == "stage");
     let config = build_config(&args, game, &options, specs.len(), user_stage)?;
-    let names = names(&specs);
+    let names = names(&typed);
     let mut t = Tournament::new(config).map_err(|e| input_error(e.to_string()))?;
     for name in &names {
         t.join(Entrant::new(name.clone())).map_err(|e| input_error(e.to_string()))?;

@@ -6,6 +6,7 @@
 
 mod bot_api;
 mod bot_game;
+mod brain;
 mod cmd_analyse;
 mod cmd_bench;
 mod cmd_bot;

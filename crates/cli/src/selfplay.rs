@@ -1,6 +1,7 @@
 //! Playing AIs against each other locally: one game to its end, shared by
 //! `tabula match` and `tabula tournament`.
 
+use crate::brain::{Brain, Mover};
 use anyhow::{anyhow, Result};
 use cpu_time::ThreadTime;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -72,20 +73,27 @@ pub fn random_opening(game: &dyn DynGame, options: &[(String, String)], plies: u
 /// overtime). `threads` are the threads each side may think with (first,
 /// second); a side given more than one is charged the wall time it took
 /// under [`MoveCost::Measured`], as a real clock would, since its helper
-/// threads' CPU time is not its calling thread's.
+/// threads' CPU time is not its calling thread's; so is an external UCI
+/// engine, whose thinking is another process's.
 #[allow(clippy::too_many_arguments)]
 pub fn play_game(
     game: &dyn DynGame,
     options: &[(String, String)],
-    first: &str,
-    second: &str,
+    first: &Brain,
+    second: &Brain,
     opening: &[String],
     seed: u64,
     label: &str,
     cost: MoveCost,
     threads: [usize; 2],
 ) -> Result<Played> {
-    let mut agents = [game.new_agent(first, seed)?, game.new_agent(second, seed.wrapping_add(1))?];
+    let mut movers = [
+        Mover::new(first, game, options, seed).map_err(|e| anyhow!("{label}: {e}"))?,
+        Mover::new(second, game, options, seed.wrapping_add(1)).map_err(|e| anyhow!("{label}: {e}"))?,
+    ];
+    let external = [first.is_external(), second.is_external()];
+    // The moves from the start, as an engine is given them.
+    let mut moves: Vec<String> = opening.to_vec();
     let mut state = game.new_state(options)?;
     for mv in opening {
         state.play(mv).map_err(|e| anyhow!("{label}: the opening's move {mv}: {e}"))?;
@@ -100,9 +108,9 @@ pub fn play_game(
         let threads = threads[mover.index()].max(1);
         let ctx = ThinkContext { threads, ..m.think_context(now) };
         let (cpu, wall) = (ThreadTime::now(), Instant::now());
-        let mv = agents[mover.index()].choose(m.state.as_ref(), &ctx)?;
+        let mv = movers[mover.index()].choose(m.state.as_ref(), &moves, &ctx).map_err(|e| anyhow!("{label}: {e}"))?;
         now += match cost {
-            MoveCost::Measured if threads > 1 => wall.elapsed().as_millis() as u64,
+            MoveCost::Measured if threads > 1 || external[mover.index()] => wall.elapsed().as_millis() as u64,
             MoveCost::Measured => cpu.elapsed().as_millis() as u64,
             MoveCost::Fixed(ms) => ms,
         };
@@ -110,7 +118,10 @@ pub fn play_game(
             break;
         }
         match m.play(&mv, now) {
-            Ok(()) => plies += 1,
+            Ok(()) => {
+                plies += 1;
+                moves.push(mv);
+            }
             Err(MatchError::Move(e)) => {
                 return Err(anyhow!("{label}: the AI for {} chose {e}", m.state.player_name(mover)))
             }
@@ -158,7 +169,8 @@ mod tests {
         }
         assert!(!state.status().is_over());
         // A game played from it counts the opening's plies.
-        let played = play_game(dots, &options, "random", "random", &line, 1, "game 1", MoveCost::Measured, [1, 1]);
+        let random = crate::brain::Brain::Level("random".into());
+        let played = play_game(dots, &options, &random, &random, &line, 1, "game 1", MoveCost::Measured, [1, 1]);
         assert!(played.unwrap().plies >= 6);
         // Cold War never lasts 10,000 plies: a clear error, no endless search.
         let coldwar = REGISTRY.get("coldwar").unwrap();

@@ -448,3 +448,38 @@ fn serve_on_an_unreachable_postgresql_says_so_without_the_password() {
     assert!(!o.status.success());
     assert!(stderr(&o).contains("invalid port number"), "{}", stderr(&o));
 }
+
+/// An external UCI engine plays in `tabula match` and `tabula tournament`:
+/// here Tabula's own Cumisitha engine through `tabula uci`, as Stockfish
+/// would.
+#[test]
+fn uci_engines_play_matches_and_tournaments() {
+    let engine = format!("uci:20:{} uci;Hash=8", env!("CARGO_BIN_EXE_tabula"));
+    let o = tabula(&["match", "cumisitha", "--a", &engine, "--b", "random", "--games", "2", "--jobs", "2", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let j = json(&o);
+    // The engine, at 20 ms a move, mates a random mover with either colour.
+    assert_eq!(j["wins"], 2, "{j}");
+    let players = format!("random,eng={engine},uct-iter:20");
+    let t = tabula(&["tournament", "cumisitha", "--players", &players, "--games-per-pair", "1", "--json"]);
+    assert!(t.status.success(), "{}", stderr(&t));
+    let j = json(&t);
+    let standings = j["standings"].as_array().unwrap();
+    assert_eq!(standings[0]["player"], "eng", "{j}");
+    assert_eq!(standings[0]["points"], 2.0, "{j}");
+    // What cannot play is refused before any game, naming the player.
+    for (spec, says) in [
+        ("uci:20:/no/such/engine".to_string(), "/no/such/engine"),
+        ("uci:soon:stockfish".to_string(), "is not a time a move"),
+        (format!("uci:20:{} uci;NoSuchOption", env!("CARGO_BIN_EXE_tabula")), "is not NAME=VALUE"),
+    ] {
+        let game = "cumisitha";
+        let o = tabula(&["match", game, "--a", &spec, "--b", "random"]);
+        assert_eq!(o.status.code(), Some(2), "{spec}: {}", stderr(&o));
+        assert!(stderr(&o).contains(says), "{spec}: {}", stderr(&o));
+        let players = format!("random,{spec}");
+        let o = tabula(&["tournament", game, "--players", &players]);
+        assert_eq!(o.status.code(), Some(2), "{spec}: {}", stderr(&o));
+        assert!(stderr(&o).contains(says), "{spec}: {}", stderr(&o));
+    }
+}
