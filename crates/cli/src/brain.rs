@@ -32,11 +32,7 @@ impl Brain {
     /// or AI spec of the game (an `ai:` prefix is allowed), or an external
     /// UCI engine as `uci:MS:COMMAND[;NAME=VALUE]...`: the command (split at
     /// spaces), MS milliseconds a move in untimed games, and `setoption`
-    /// pairs.
-    ///
-    /// ```ignore
-    /// let sf = Brain::parse("uci:100:stockfish;Skill Level=3;Threads=1").unwrap();
-    /// ```
+    /// pairs, e.g. `uci:100:stockfish;Skill Level=3;Threads=1`.
     pub fn parse(spec: &str) -> Result<Brain, String> {
         let spec = spec.trim();
         let Some(rest) = spec.strip_prefix("uci:") else {
