@@ -44,11 +44,19 @@ const LEVELS: &[Level] = &[
     Level { id: "expert", depth: None, millis: 5000, blunder: 0.0, description: "alpha-beta, 5 s per move" },
 ];
 
-/// The levels, weakest first.
+/// The levels' ratings (random = 0, rounded to tens): the maximum-likelihood
+/// fit of a `tabula tournament` round-robin of the five levels and
+/// Stockfish 15.1 at Skill Levels 0, 4 and 8 (100 ms a move), 2 games a
+/// pair (docs/rules/cumisitha.md has the command, the crosstable, the
+/// intervals and where Stockfish's levels fall). Measure again when a level
+/// changes.
+const LEVEL_ELO: [(&str, i32); 5] = [("random", 0), ("easy", 70), ("medium", 220), ("hard", 430), ("expert", 470)];
+
+/// The levels, weakest first, with their measured ratings.
 pub fn specs() -> Vec<LevelSpec> {
     let mut v = vec![LevelSpec::new("random", "uniformly random legal moves")];
     v.extend(LEVELS.iter().map(|l| LevelSpec::new(l.id, l.description)));
-    v
+    LevelSpec::rated(v, &LEVEL_ELO)
 }
 
 /// An agent for a level (or a plain-UCT baseline); `None` for an unknown level.
@@ -91,5 +99,18 @@ impl Agent<Cumisitha> for EngineAgent {
 
     fn describe(&self) -> String {
         format!("cumisitha alpha-beta ({})", self.level.description)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_level_has_its_measured_rating() {
+        let levels = specs();
+        tabula_core::conformance::check_level_ratings(&levels, &LEVEL_ELO).unwrap();
+        // Weakest first: each level rates above the one before it.
+        assert!(levels.windows(2).all(|w| w[0].elo < w[1].elo), "{levels:?}");
     }
 }
