@@ -33,7 +33,7 @@ impl GameMeta for Cumisitha {
     }
 
     fn level_forms() -> &'static [&'static str] {
-        &tabula_ai::levels::PLAIN_UCT_FORMS
+        &crate::ai::levels::LEVEL_FORMS
     }
 
     fn analyse(&self, ctx: &tabula_core::ThinkContext) -> Result<tabula_core::Analysis, tabula_core::TabulaError> {

@@ -16,6 +16,7 @@ use tabula_core::{Agent, Game, LevelSpec, ThinkContext};
 /// The level used when none is named.
 pub const DEFAULT: &str = "hard";
 
+#[derive(Clone, Copy)]
 struct Level {
     id: &'static str,
     depth: Option<i32>,
@@ -68,14 +69,41 @@ pub fn agent(level: &str, seed: u64) -> Option<Box<dyn Agent<Cumisitha>>> {
     if let Some(agent) = tabula_ai::levels::plain_uct::<Cumisitha>(level, seed) {
         return Some(agent);
     }
-    let level = LEVELS.iter().find(|l| l.id == level)?;
+    let level = match LEVELS.iter().find(|l| l.id == level) {
+        Some(l) => *l,
+        None => depth_form(level)?,
+    };
     Some(Box::new(EngineAgent { engine: Engine::new(32), level, rng: SmallRng::seed_from_u64(seed) }))
+}
+
+/// The specs [`agent`] takes besides the levels: the plain-UCT baselines,
+/// and `depth:N[:P]`, the levels' alpha-beta to depth N (1 to 30, at most
+/// 1 s a move) playing a random move P% of the time (default 0), to place
+/// new levels between the old ones.
+pub const LEVEL_FORMS: [&str; 3] =
+    [tabula_ai::levels::PLAIN_UCT_FORMS[0], tabula_ai::levels::PLAIN_UCT_FORMS[1], "depth:N[:P]"];
+
+/// `depth:N[:P]` as a level; `None` if malformed.
+fn depth_form(spec: &str) -> Option<Level> {
+    let rest = spec.strip_prefix("depth:")?;
+    let (depth, percent) = match rest.split_once(':') {
+        Some((d, p)) => (d, p.parse::<u32>().ok().filter(|&p| p <= 100)?),
+        None => (rest, 0),
+    };
+    let depth = depth.parse::<i32>().ok().filter(|d| (1..=30).contains(d))?;
+    Some(Level {
+        id: "depth",
+        depth: Some(depth),
+        millis: 1000,
+        blunder: f64::from(percent) / 100.0,
+        description: "alpha-beta to a fixed depth",
+    })
 }
 
 /// The alpha-beta engine at a level.
 pub struct EngineAgent {
     engine: Engine,
-    level: &'static Level,
+    level: Level,
     rng: SmallRng,
 }
 
@@ -98,13 +126,37 @@ impl Agent<Cumisitha> for EngineAgent {
     }
 
     fn describe(&self) -> String {
-        format!("cumisitha alpha-beta ({})", self.level.description)
+        let l = &self.level;
+        match l.id {
+            "depth" => format!(
+                "cumisitha alpha-beta to depth {} (a random move {}% of the time)",
+                l.depth.unwrap_or(0),
+                (l.blunder * 100.0).round()
+            ),
+            _ => format!("cumisitha alpha-beta ({})", l.description),
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn depth_specs_play_and_bad_ones_are_refused() {
+        let l = depth_form("depth:3:25").unwrap();
+        assert_eq!((l.depth, l.blunder), (Some(3), 0.25));
+        assert_eq!(depth_form("depth:5").unwrap().blunder, 0.0);
+        for bad in ["depth:0", "depth:31", "depth:x", "depth:3:101", "depth:3:", "depth:"] {
+            assert!(depth_form(bad).is_none(), "{bad}");
+        }
+        let start = Cumisitha::from_board(cozy_chess::Board::default());
+        let mut agent = agent("depth:2:0", 1).unwrap();
+        let mv = agent.choose(&start, &ThinkContext::default());
+        let mut moves = Vec::new();
+        start.legal_moves(&mut moves);
+        assert!(moves.contains(&mv));
+    }
 
     #[test]
     fn every_level_has_its_measured_rating() {
