@@ -13,7 +13,7 @@ use std::time::Instant;
 use tabula_core::{DynGame, Player};
 use tabula_games::REGISTRY;
 use tabula_tournament::knockout::{KnockoutRules, Slot};
-use tabula_tournament::rating::{fit, FitError, Outcome, RatedGame, RatingFit};
+use tabula_tournament::rating::{fit_plain_or_prior, FitError, Outcome, RatedGame, RatingFit};
 use tabula_tournament::{
     Config, Entrant, Event, GameId, GameResult, GameSettings, PlayerId, Side, Standing, System, Tournament,
 };
@@ -480,12 +480,7 @@ fn fit_ratings(t: &Tournament, n: usize) -> (Result<RatingFit, FitError>, f64) {
             Some(RatedGame { first: g.first.index(), second: g.second.index(), outcome })
         })
         .collect();
-    // The plain maximum-likelihood fit where it exists; BayesElo's prior of
-    // two virtual draws where someone won or lost everything.
-    match fit(n, &games, 0.0) {
-        Err(FitError::NoConvergence) => (fit(n, &games, 2.0), 2.0),
-        other => (other, 0.0),
-    }
+    fit_plain_or_prior(n, &games)
 }
 
 fn fmt_tb(v: Option<f64>) -> String {

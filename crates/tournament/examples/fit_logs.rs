@@ -20,7 +20,7 @@
 
 use std::collections::HashMap;
 use std::process::ExitCode;
-use tabula_tournament::rating::{fit, FitError, Outcome, RatedGame};
+use tabula_tournament::rating::{fit_plain_or_prior, Outcome, RatedGame};
 
 /// Players by name, numbered as they first appear.
 #[derive(Default)]
@@ -135,10 +135,7 @@ fn run(args: &[String]) -> Result<(), String> {
         return Err("give at least one log (see --help)".into());
     }
     let n = players.names.len();
-    let (result, prior) = match fit(n, &games, 0.0) {
-        Err(FitError::NoConvergence) => (fit(n, &games, 2.0), 2.0),
-        other => (other, 0.0),
-    };
+    let (result, prior) = fit_plain_or_prior(n, &games);
     let f = result.map_err(|e| format!("no fit: {e}"))?;
     let shift = players.index.get(&zero).map_or(0.0, |&i| f.ratings[i]);
     println!(

@@ -217,6 +217,42 @@ fn invert(a: &[Vec<f64>]) -> Option<Vec<Vec<f64>>> {
     Some((0..n).map(|i| (0..n).map(|j| cols[j][i]).collect()).collect())
 }
 
+/// BayesElo's prior: two virtual draws between every two players who met.
+pub const BAYESELO_PRIOR: f64 = 2.0;
+
+/// The plain maximum-likelihood fit where it exists; where some player or
+/// group won or lost every game, the fit with [`BAYESELO_PRIOR`]. Returns
+/// the fit and the prior it used.
+///
+/// ```
+/// use tabula_tournament::rating::{fit_plain_or_prior, Outcome, RatedGame, BAYESELO_PRIOR};
+/// let game = |first, second, outcome| RatedGame { first, second, outcome };
+/// // Players 0 and 1 won a game each, with each colour, and drew one.
+/// let mut games = vec![
+///     game(0, 1, Outcome::FirstWins),
+///     game(1, 0, Outcome::SecondWins),
+///     game(1, 0, Outcome::FirstWins),
+///     game(0, 1, Outcome::SecondWins),
+///     game(0, 1, Outcome::Draw),
+/// ];
+/// let (f, prior) = fit_plain_or_prior(2, &games);
+/// assert_eq!(prior, 0.0);
+/// assert!(f.is_ok());
+/// // Player 2 beat player 0 with each colour and never lost: no finite
+/// // plain fit, so the prior decides.
+/// games.extend([game(2, 0, Outcome::FirstWins), game(0, 2, Outcome::SecondWins)]);
+/// let (f, prior) = fit_plain_or_prior(3, &games);
+/// assert_eq!(prior, BAYESELO_PRIOR);
+/// let r = f.unwrap().ratings;
+/// assert!(r[2] > r[0]);
+/// ```
+pub fn fit_plain_or_prior(players: usize, games: &[RatedGame]) -> (Result<RatingFit, FitError>, f64) {
+    match fit(players, games, 0.0) {
+        Err(FitError::NoConvergence) => (fit(players, games, BAYESELO_PRIOR), BAYESELO_PRIOR),
+        other => (other, 0.0),
+    }
+}
+
 /// Fit ratings for `players` players from `games`, with `prior` virtual
 /// draws between every two players who met (BayesElo uses 2; 0 gives the
 /// plain maximum-likelihood estimate).
