@@ -11,7 +11,7 @@ pub mod random;
 
 pub use alphabeta::{AlphaBeta, AlphaBetaConfig, Evaluator};
 pub use levels::Budget;
-pub use mcts::{Mcts, MctsConfig, Policy, RandomPolicy};
+pub use mcts::{Mcts, MctsConfig, Parallelism, Policy, RandomPolicy};
 pub use random::RandomAgent;
 
 /// The random generator every AI uses: small, fast and seedable, so a seed

@@ -4,7 +4,8 @@
 //! a node needs no child vector. States are not stored: each iteration
 //! replays the path from a scratch copy of the root. After a search the tree
 //! is kept, and the next search starts from the subtree of the position
-//! actually reached (tree reuse), found by its hash.
+//! actually reached (tree reuse), found by its hash. Several threads share
+//! one tree or grow one each ([`Parallelism`]).
 
 use crate::Rng;
 use rand::seq::SliceRandom;
@@ -40,6 +41,26 @@ pub struct MctsConfig {
     /// move until about `k` visits of its own. Needs a policy that reports
     /// [`Policy::amaf_key`] and [`Policy::playout_moves`]; `None` is plain UCT.
     pub rave: Option<f64>,
+    /// How several threads share a search (one thread searches one tree
+    /// either way).
+    pub parallelism: Parallelism,
+}
+
+/// How the threads of one search share the work.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Parallelism {
+    /// Tree parallelism: one tree, which a thread locks to walk and to
+    /// update, with a virtual loss on the path it is evaluating. Threads
+    /// wait for each other when walking or updating is a large share of an
+    /// iteration (wide nodes, RAVE's update).
+    #[default]
+    SharedTree,
+    /// Root parallelism: each thread grows its own tree from the root,
+    /// with its own random choices, and the trees' root statistics are
+    /// added up when the search ends. Nothing is locked, so every thread
+    /// runs at full speed; the trees share no knowledge below the root,
+    /// and they split the memory cap.
+    SeparateTrees,
 }
 
 impl Default for MctsConfig {
@@ -53,6 +74,7 @@ impl Default for MctsConfig {
             max_nodes: 2_000_000,
             expand_after: 1,
             rave: None,
+            parallelism: Parallelism::SharedTree,
         }
     }
 }
@@ -148,6 +170,153 @@ impl<M> Node<M> {
     }
 }
 
+/// A search tree: a flat arena of nodes and the index of its root.
+struct Tree<M> {
+    nodes: Vec<Node<M>>,
+    root: u32,
+}
+
+impl<M: Copy> Tree<M> {
+    fn new() -> Self {
+        Tree { nodes: Vec::new(), root: NONE }
+    }
+
+    fn clear(&mut self) {
+        self.nodes = Vec::new();
+        self.root = NONE;
+    }
+
+    /// Make `state` the root: its subtree in this tree when `reuse` finds
+    /// it there, else a fresh root. Returns the visits kept.
+    fn start_at<G: Game<Move = M>>(&mut self, state: &G, reuse: bool) -> u32 {
+        if reuse {
+            if let Some(kept) = self.reuse(state) {
+                return kept;
+            }
+        }
+        self.nodes.clear();
+        self.nodes.push(Node {
+            mv: None,
+            parent: NONE,
+            first_child: NONE,
+            num_children: 0,
+            expanded: false,
+            mover: state.to_move().other(),
+            visits: 0,
+            wins: 0.0,
+            hash: state.hash(),
+            plies: state.plies(),
+            amaf_visits: 0,
+            amaf_wins: 0.0,
+        });
+        self.root = 0;
+        0
+    }
+
+    /// Find `state` among the root's children and grandchildren and make
+    /// its subtree the new tree; returns its visits, or `None` when it is
+    /// not there.
+    fn reuse<G: Game<Move = M>>(&mut self, state: &G) -> Option<u32> {
+        if self.root == NONE || self.nodes.is_empty() {
+            return None;
+        }
+        let (hash, plies) = (state.hash(), state.plies());
+        let mut found = NONE;
+        let root = &self.nodes[self.root as usize];
+        if root.hash == hash && root.plies == plies {
+            found = self.root;
+        }
+        let mut frontier = vec![self.root];
+        for _depth in 0..2 {
+            if found != NONE {
+                break;
+            }
+            let mut next = Vec::new();
+            for &n in &frontier {
+                let node = &self.nodes[n as usize];
+                for c in node.first_child..node.first_child.saturating_add(node.num_children) {
+                    if node.first_child == NONE {
+                        break;
+                    }
+                    let child = &self.nodes[c as usize];
+                    if child.visits > 0 && child.hash == hash && child.plies == plies {
+                        found = c;
+                        break;
+                    }
+                    next.push(c);
+                }
+                if found != NONE {
+                    break;
+                }
+            }
+            frontier = next;
+        }
+        if found == NONE {
+            return None;
+        }
+        // Copy the subtree breadth-first into a fresh arena, keeping each
+        // node's children contiguous.
+        let mut fresh: Vec<Node<M>> = Vec::with_capacity(self.nodes.len() / 4 + 1);
+        let mut root = self.nodes[found as usize].clone().carried_over();
+        root.parent = NONE;
+        root.mv = None;
+        fresh.push(root);
+        let mut queue = std::collections::VecDeque::new();
+        queue.push_back((found, 0u32));
+        while let Some((old, new)) = queue.pop_front() {
+            let (first, count) = (self.nodes[old as usize].first_child, self.nodes[old as usize].num_children);
+            if first == NONE {
+                continue;
+            }
+            let start = fresh.len() as u32;
+            for c in first..first + count {
+                let mut child = self.nodes[c as usize].clone().carried_over();
+                child.parent = new;
+                fresh.push(child);
+            }
+            fresh[new as usize].first_child = start;
+            for i in 0..count {
+                queue.push_back((first + i, start + i));
+            }
+        }
+        let kept = fresh[0].visits;
+        self.nodes = fresh;
+        self.root = 0;
+        Some(kept)
+    }
+
+    /// The root's children (empty before a search or when it has none).
+    fn root_children(&self) -> &[Node<M>] {
+        match self.nodes.get(self.root as usize) {
+            Some(root) if root.first_child != NONE => {
+                let first = root.first_child as usize;
+                &self.nodes[first..first + root.num_children as usize]
+            }
+            _ => &[],
+        }
+    }
+
+    /// The most visited line from `n`, following children tried at least
+    /// `min_visits` times, appended to `line` until it holds `max` moves.
+    fn most_visited_line(&self, mut n: u32, min_visits: u32, max: usize, line: &mut Vec<M>) {
+        while line.len() < max && (n as usize) < self.nodes.len() {
+            let node = &self.nodes[n as usize];
+            if node.first_child == NONE || node.num_children == 0 {
+                break;
+            }
+            let best = (node.first_child..node.first_child + node.num_children)
+                .max_by_key(|&i| self.nodes[i as usize].visits)
+                .expect("a node with children");
+            let child = &self.nodes[best as usize];
+            if child.visits < min_visits.max(1) {
+                break;
+            }
+            line.push(child.mv.expect("child has a move"));
+            n = best;
+        }
+    }
+}
+
 /// What the last search did.
 #[derive(Debug, Clone, Default)]
 pub struct SearchStats {
@@ -178,6 +347,9 @@ struct Worker<G: Game, P> {
     /// this iteration, bit 1 the second; `touched` lists the keys to clear.
     seen: Vec<u8>,
     touched: Vec<usize>,
+    /// The tree this worker grows alone under [`Parallelism::SeparateTrees`]
+    /// (the main worker's is also the shared one).
+    tree: Tree<G::Move>,
 }
 
 impl<G: Game, P: Policy<G>> Worker<G, P> {
@@ -191,6 +363,7 @@ impl<G: Game, P: Policy<G>> Worker<G, P> {
             line: Vec::new(),
             seen: Vec::new(),
             touched: Vec::new(),
+            tree: Tree::new(),
         }
     }
 
@@ -201,7 +374,14 @@ impl<G: Game, P: Policy<G>> Worker<G, P> {
     /// lock, so several workers can search one tree. A visit is counted on
     /// the way down (a "virtual loss" until the value arrives), which
     /// steers the other workers away from the line this one is evaluating.
-    fn iterate(&mut self, tree: &Mutex<Vec<Node<G::Move>>>, root: u32, root_state: &G, config: &MctsConfig) {
+    fn iterate(
+        &mut self,
+        tree: &Mutex<Vec<Node<G::Move>>>,
+        root: u32,
+        root_state: &G,
+        config: &MctsConfig,
+        max_nodes: usize,
+    ) {
         let mut state = self.state.take().unwrap_or_else(|| root_state.clone());
         state.clone_from(root_state);
         self.path.clear();
@@ -249,7 +429,7 @@ impl<G: Game, P: Policy<G>> Worker<G, P> {
             if !nodes[n as usize].expanded {
                 // The root always grows its children, whatever the cap:
                 // a childless root leaves nothing to choose from.
-                let cap = if n == root { usize::MAX } else { config.max_nodes };
+                let cap = if n == root { usize::MAX } else { max_nodes };
                 expand(&mut nodes, n, &self.moves, state.to_move(), cap);
             }
         };
@@ -322,18 +502,46 @@ impl<G: Game, P: Policy<G>> Worker<G, P> {
         self.touched.clear();
     }
 
-    /// Iterate until the budget is spent, another worker stopped the
-    /// search, or the deadline or a stop request comes; returns the
-    /// iterations run.
-    fn run(&mut self, search: &SharedSearch<'_, G>) -> u64 {
+    /// Search the shared tree, or this worker's own, for at most `share`
+    /// iterations (see [`Worker::iterate_until_done`]).
+    fn run(&mut self, search: &SharedSearch<'_, G>, share: u64) -> u64 {
+        // Without a shared tree the worker grows its own; its lock is never
+        // contended, so it costs next to nothing.
+        let own = match search.tree {
+            Some(_) => None,
+            None => Some(Mutex::new(std::mem::take(&mut self.tree.nodes))),
+        };
+        let (tree, root) = match (&own, search.tree) {
+            (Some(own), _) => (own, self.tree.root),
+            (None, Some(shared)) => (shared, search.root),
+            (None, None) => unreachable!("a worker has its own tree or the shared one"),
+        };
+        let done = self.iterate_until_done(search, tree, root, share);
+        if let Some(own) = own {
+            self.tree.nodes = own.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner());
+        }
+        done
+    }
+
+    /// Iterate on `tree` until the budget is spent, this worker ran its
+    /// `share` of it, another worker stopped the search, or the deadline
+    /// or a stop request comes; returns the iterations run.
+    fn iterate_until_done(
+        &mut self,
+        search: &SharedSearch<'_, G>,
+        tree: &Mutex<Vec<Node<G::Move>>>,
+        root: u32,
+        share: u64,
+    ) -> u64 {
         let mut done = 0u64;
         loop {
-            if search.started.fetch_add(1, Ordering::Relaxed) >= search.max_iterations
+            if done >= share
+                || search.started.fetch_add(1, Ordering::Relaxed) >= search.max_iterations
                 || search.stop.load(Ordering::Relaxed)
             {
                 break;
             }
-            self.iterate(search.tree, search.root, search.state, search.config);
+            self.iterate(tree, root, search.state, search.config, search.max_nodes);
             done += 1;
             if done.is_multiple_of(64) && (search.deadline.is_some_and(|d| Instant::now() >= d) || search.ctx.stopped())
             {
@@ -347,8 +555,13 @@ impl<G: Game, P: Policy<G>> Worker<G, P> {
 
 /// What the threads of one search share.
 struct SharedSearch<'a, G: Game> {
-    tree: &'a Mutex<Vec<Node<G::Move>>>,
+    /// The shared tree ([`Parallelism::SharedTree`]), or none when each
+    /// worker grows its own.
+    tree: Option<&'a Mutex<Vec<Node<G::Move>>>>,
+    /// The shared tree's root.
     root: u32,
+    /// The memory cap of each tree.
+    max_nodes: usize,
     state: &'a G,
     config: &'a MctsConfig,
     ctx: &'a ThinkContext,
@@ -453,8 +666,9 @@ pub struct Mcts<G: Game, P: Policy<G>> {
     main: Worker<G, P>,
     /// The other threads' workers, kept between searches.
     helpers: Vec<Worker<G, P>>,
-    nodes: Vec<Node<G::Move>>,
-    root: u32,
+    /// Helpers whose own trees the last search grew
+    /// ([`Parallelism::SeparateTrees`]); with a shared tree, none.
+    separate_helpers: usize,
     /// What the last search did.
     pub stats: SearchStats,
 }
@@ -467,106 +681,17 @@ impl<G: Game, P: Policy<G>> Mcts<G, P> {
             config,
             main: Worker::new(policy, rng),
             helpers: Vec::new(),
-            nodes: Vec::new(),
-            root: NONE,
+            separate_helpers: 0,
             stats: SearchStats::default(),
         }
     }
 
-    fn new_root(&mut self, state: &G) {
-        self.nodes.clear();
-        self.nodes.push(Node {
-            mv: None,
-            parent: NONE,
-            first_child: NONE,
-            num_children: 0,
-            expanded: false,
-            mover: state.to_move().other(),
-            visits: 0,
-            wins: 0.0,
-            hash: state.hash(),
-            plies: state.plies(),
-            amaf_visits: 0,
-            amaf_wins: 0.0,
-        });
-        self.root = 0;
-    }
-
-    /// Find `state` among the root's children and grandchildren and make
-    /// its subtree the new tree. Returns false when it is not there.
-    fn reuse(&mut self, state: &G) -> bool {
-        if self.root == NONE || self.nodes.is_empty() {
-            return false;
-        }
-        let (hash, plies) = (state.hash(), state.plies());
-        let mut found = NONE;
-        let root = &self.nodes[self.root as usize];
-        if root.hash == hash && root.plies == plies {
-            found = self.root;
-        }
-        let mut frontier = vec![self.root];
-        for _depth in 0..2 {
-            if found != NONE {
-                break;
-            }
-            let mut next = Vec::new();
-            for &n in &frontier {
-                let node = &self.nodes[n as usize];
-                for c in node.first_child..node.first_child.saturating_add(node.num_children) {
-                    if node.first_child == NONE {
-                        break;
-                    }
-                    let child = &self.nodes[c as usize];
-                    if child.visits > 0 && child.hash == hash && child.plies == plies {
-                        found = c;
-                        break;
-                    }
-                    next.push(c);
-                }
-                if found != NONE {
-                    break;
-                }
-            }
-            frontier = next;
-        }
-        if found == NONE {
-            return false;
-        }
-        // Copy the subtree breadth-first into a fresh arena, keeping each
-        // node's children contiguous.
-        let mut fresh: Vec<Node<G::Move>> = Vec::with_capacity(self.nodes.len() / 4 + 1);
-        let mut root = self.nodes[found as usize].clone().carried_over();
-        root.parent = NONE;
-        root.mv = None;
-        fresh.push(root);
-        let mut queue = std::collections::VecDeque::new();
-        queue.push_back((found, 0u32));
-        while let Some((old, new)) = queue.pop_front() {
-            let (first, count) = (self.nodes[old as usize].first_child, self.nodes[old as usize].num_children);
-            if first == NONE {
-                continue;
-            }
-            let start = fresh.len() as u32;
-            for c in first..first + count {
-                let mut child = self.nodes[c as usize].clone().carried_over();
-                child.parent = new;
-                fresh.push(child);
-            }
-            fresh[new as usize].first_child = start;
-            for i in 0..count {
-                queue.push_back((first + i, start + i));
-            }
-        }
-        self.stats.reused_visits = fresh[0].visits;
-        self.nodes = fresh;
-        self.root = 0;
-        true
-    }
-
     /// Forget the tree (e.g. a new game).
     pub fn reset(&mut self) {
-        self.nodes.clear();
-        self.root = NONE;
+        self.main.tree.clear();
+        for helper in &mut self.helpers {
+            helper.tree.clear();
+        }
     }
 
     /// Search `state` and return the move with the most visits.
@@ -583,18 +708,30 @@ impl<G: Game, P: Policy<G>> Mcts<G, P> {
     pub fn search(&mut self, state: &G, ctx: &ThinkContext) -> G::Move {
         let started = Instant::now();
         self.stats = SearchStats::default();
-        if !(self.config.reuse_tree && self.reuse(state)) {
-            self.new_root(state);
-        }
         let threads = ctx.thread_count();
         while self.helpers.len() + 1 < threads {
             let seed = self.main.rng.random();
             self.helpers.push(Worker::new(self.main.policy.clone(), crate::rng(seed)));
         }
-        let tree = Mutex::new(std::mem::take(&mut self.nodes));
+        let separate = threads > 1 && self.config.parallelism == Parallelism::SeparateTrees;
+        self.separate_helpers = if separate { threads - 1 } else { 0 };
+        let reuse = self.config.reuse_tree;
+        let mut kept = self.main.tree.start_at(state, reuse);
+        for (i, helper) in self.helpers.iter_mut().enumerate() {
+            if i < self.separate_helpers {
+                kept += helper.tree.start_at(state, reuse);
+            } else {
+                // Not searching its own tree this time: free its memory.
+                helper.tree.clear();
+            }
+        }
+        self.stats.reused_visits = kept;
+        let shared_tree = (!separate).then(|| Mutex::new(std::mem::take(&mut self.main.tree.nodes)));
         let shared = SharedSearch {
-            tree: &tree,
-            root: self.root,
+            tree: shared_tree.as_ref(),
+            root: self.main.tree.root,
+            // Separate trees split the memory cap.
+            max_nodes: if separate { self.config.max_nodes / threads } else { self.config.max_nodes },
             state,
             config: &self.config,
             ctx,
@@ -603,36 +740,77 @@ impl<G: Game, P: Policy<G>> Mcts<G, P> {
             started: AtomicU64::new(0),
             stop: AtomicBool::new(false),
         };
+        // Separate trees split an iteration budget evenly, so that each
+        // tree, and the search, depends on the seed alone; a shared tree
+        // takes iterations as they come.
+        let share = |i: usize| match (separate, self.config.iterations) {
+            (true, Some(budget)) => budget / threads as u64 + u64::from((i as u64) < budget % threads as u64),
+            _ => u64::MAX,
+        };
         let main = &mut self.main;
         let helpers = &mut self.helpers[..threads - 1];
         let done = std::thread::scope(|scope| {
-            let others: Vec<_> = helpers.iter_mut().map(|w| scope.spawn(|| w.run(&shared))).collect();
-            let mine = main.run(&shared);
+            let shared = &shared;
+            let others: Vec<_> =
+                helpers.iter_mut().enumerate().map(|(i, w)| scope.spawn(move || w.run(shared, share(i + 1)))).collect();
+            let mine = main.run(shared, share(0));
             mine + others.into_iter().map(|t| t.join().expect("a search thread panicked")).sum::<u64>()
         });
-        self.nodes = tree.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner());
-        let root = &self.nodes[self.root as usize];
-        if root.num_children == 0 || root.first_child == NONE {
-            // No tree (memory cap at the root): fall back to any legal move.
-            state.legal_moves(&mut self.main.moves);
-            return self.main.moves[self.main.rng.random_range(0..self.main.moves.len())];
+        if let Some(tree) = shared_tree {
+            self.main.tree.nodes = tree.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner());
         }
-        let mut best = root.first_child;
-        for i in root.first_child..root.first_child + root.num_children {
-            let (c, b) = (&self.nodes[i as usize], &self.nodes[best as usize]);
+        self.stats.iterations = done;
+        self.stats.nodes = self.trees().map(|t| t.nodes.len()).sum();
+        self.stats.elapsed = started.elapsed();
+        let root = self.root_stats();
+        // The most visited move; among equals, the best mean.
+        let Some(best) = root.iter().reduce(|b, c| {
             let better = c.visits > b.visits
                 || (c.visits == b.visits && c.visits > 0 && c.wins / c.visits as f64 > b.wins / b.visits.max(1) as f64);
             if better {
-                best = i;
+                c
+            } else {
+                b
+            }
+        }) else {
+            // No tree (memory cap at the root): fall back to any legal move.
+            state.legal_moves(&mut self.main.moves);
+            return self.main.moves[self.main.rng.random_range(0..self.main.moves.len())];
+        };
+        self.stats.value = if best.visits > 0 { best.wins / best.visits as f64 } else { 0.5 };
+        best.mv
+    }
+
+    /// The trees the last search grew: the main one, then the helpers' own.
+    fn trees(&self) -> impl Iterator<Item = &Tree<G::Move>> + '_ {
+        std::iter::once(&self.main.tree).chain(self.helpers[..self.separate_helpers].iter().map(|h| &h.tree))
+    }
+
+    /// The root's moves with their visits and wins added up over every
+    /// tree, in the order of the first tree that has them.
+    fn root_stats(&self) -> Vec<RootTotal<G::Move>> {
+        let mut totals: Vec<RootTotal<G::Move>> = Vec::new();
+        let mut index = std::collections::HashMap::new();
+        for tree in self.trees() {
+            for child in tree.root_children() {
+                let Some(mv) = child.mv else { continue };
+                let i = *index.entry(mv).or_insert_with(|| {
+                    totals.push(RootTotal { mv, visits: 0, wins: 0.0 });
+                    totals.len() - 1
+                });
+                totals[i].visits += child.visits;
+                totals[i].wins += child.wins;
             }
         }
-        let b = &self.nodes[best as usize];
-        self.stats.iterations = done;
-        self.stats.nodes = self.nodes.len();
-        self.stats.elapsed = started.elapsed();
-        self.stats.value = if b.visits > 0 { b.wins / b.visits as f64 } else { 0.5 };
-        b.mv.expect("child has a move")
+        totals
     }
+}
+
+/// A root move's visits and wins summed over the trees of a search.
+struct RootTotal<M> {
+    mv: M,
+    visits: u32,
+    wins: f64,
 }
 
 /// A root move after a search: how often it was tried and how well it did.
@@ -647,17 +825,17 @@ pub struct RootMove<M> {
 }
 
 impl<G: Game, P: Policy<G>> Mcts<G, P> {
-    /// The root's moves after a search, the most visited first.
+    /// The root's moves after a search, the most visited first. With
+    /// [`Parallelism::SeparateTrees`] each move's visits and value are
+    /// those of every thread's tree together.
     pub fn root_moves(&self) -> Vec<RootMove<G::Move>> {
-        let Some(root) = self.nodes.get(self.root as usize) else { return Vec::new() };
-        if root.first_child == NONE {
-            return Vec::new();
-        }
-        let mut out: Vec<RootMove<G::Move>> = (root.first_child..root.first_child + root.num_children)
-            .map(|i| &self.nodes[i as usize])
-            .filter_map(|c| {
-                let value = if c.visits > 0 { c.wins / c.visits as f64 } else { 0.5 };
-                Some(RootMove { mv: c.mv?, visits: c.visits, value })
+        let mut out: Vec<RootMove<G::Move>> = self
+            .root_stats()
+            .into_iter()
+            .map(|t| RootMove {
+                mv: t.mv,
+                visits: t.visits,
+                value: if t.visits > 0 { t.wins / t.visits as f64 } else { 0.5 },
             })
             .collect();
         out.sort_by(|a, b| b.visits.cmp(&a.visits).then(b.value.total_cmp(&a.value)));
@@ -666,23 +844,26 @@ impl<G: Game, P: Policy<G>> Mcts<G, P> {
 
     /// The most visited line from the root after a search, following
     /// children tried at least `min_visits` times; at most `max` moves.
+    /// With separate trees, the first move is the most visited over all
+    /// of them, and the line goes on in the tree that tried it most.
     pub fn principal_variation(&self, min_visits: u32, max: usize) -> Vec<G::Move> {
         let mut line = Vec::new();
-        let mut n = self.root;
-        while line.len() < max && (n as usize) < self.nodes.len() {
-            let node = &self.nodes[n as usize];
-            if node.first_child == NONE || node.num_children == 0 {
-                break;
-            }
-            let best = (node.first_child..node.first_child + node.num_children)
-                .max_by_key(|&i| self.nodes[i as usize].visits)
-                .expect("a node with children");
-            let child = &self.nodes[best as usize];
-            if child.visits < min_visits.max(1) {
-                break;
-            }
-            line.push(child.mv.expect("child has a move"));
-            n = best;
+        if self.separate_helpers == 0 {
+            self.main.tree.most_visited_line(self.main.tree.root, min_visits, max, &mut line);
+            return line;
+        }
+        let Some(first) = self.root_moves().into_iter().next() else { return line };
+        if max == 0 || first.visits < min_visits.max(1) {
+            return line;
+        }
+        line.push(first.mv);
+        let deepest = self.trees().filter_map(|t| {
+            let i = t.root_children().iter().position(|c| c.mv == Some(first.mv))?;
+            let child = t.nodes[t.root as usize].first_child + i as u32;
+            Some((t.nodes[child as usize].visits, t, child))
+        });
+        if let Some((_, tree, child)) = deepest.max_by_key(|&(visits, _, _)| visits) {
+            tree.most_visited_line(child, min_visits, max, &mut line);
         }
         line
     }
@@ -719,21 +900,104 @@ mod tests {
     use tabula_core::example::TicTacToe;
     use tabula_core::NoOptions;
 
-    fn search_with(threads: usize, iterations: u64) -> (Mcts<TicTacToe, RandomPolicy<TicTacToe>>, u8) {
+    const BOTH: [Parallelism; 2] = [Parallelism::SharedTree, Parallelism::SeparateTrees];
+
+    fn search_with(
+        threads: usize,
+        iterations: u64,
+        parallelism: Parallelism,
+    ) -> (Mcts<TicTacToe, RandomPolicy<TicTacToe>>, u8) {
         // X to move wins on cell 2 (cells 0 to 8, row by row).
         let g = TicTacToe::from_position("xx.oo....", &NoOptions).unwrap();
-        let config = MctsConfig { iterations: Some(iterations), seed: 1, reuse_tree: false, ..MctsConfig::default() };
+        let config = MctsConfig {
+            iterations: Some(iterations),
+            seed: 1,
+            reuse_tree: false,
+            parallelism,
+            ..MctsConfig::default()
+        };
         let mut ai = Mcts::new(config, RandomPolicy::default());
         let mv = ai.search(&g, &ThinkContext { threads, ..ThinkContext::default() });
         (ai, mv)
     }
 
+    /// The visits of every tree's root.
+    fn root_visits<P: Policy<TicTacToe>>(ai: &Mcts<TicTacToe, P>) -> Vec<u32> {
+        ai.trees().map(|t| t.nodes[t.root as usize].visits).collect()
+    }
+
     #[test]
     fn two_threads_find_the_win_within_the_iteration_budget() {
-        let (ai, mv) = search_with(2, 3000);
+        for parallelism in BOTH {
+            let (ai, mv) = search_with(2, 3000, parallelism);
+            assert_eq!(mv, 2, "{parallelism:?}");
+            assert_eq!(ai.stats.iterations, 3000, "{parallelism:?}");
+            assert_eq!(root_visits(&ai).iter().sum::<u32>(), 3000, "{parallelism:?}");
+            assert_eq!(ai.root_moves().iter().map(|m| m.visits).sum::<u32>(), 3000, "{parallelism:?}");
+        }
+    }
+
+    #[test]
+    fn separate_trees_are_grown_by_every_thread_and_added_up() {
+        let (ai, mv) = search_with(2, 4000, Parallelism::SeparateTrees);
         assert_eq!(mv, 2);
-        assert_eq!(ai.stats.iterations, 3000);
-        assert_eq!(ai.nodes[ai.root as usize].visits, 3000);
+        let visits = root_visits(&ai);
+        assert_eq!(visits.len(), 2, "one tree a thread");
+        assert!(visits.iter().all(|&v| v > 0), "every thread searched: {visits:?}");
+        assert_eq!(ai.stats.nodes, ai.trees().map(|t| t.nodes.len()).sum::<usize>());
+        // A root move's total is the sum of its visits in both trees.
+        let in_tree =
+            |t: &Tree<u8>, mv: u8| t.root_children().iter().find(|c| c.mv == Some(mv)).map_or(0, |c| c.visits);
+        for m in ai.root_moves() {
+            assert_eq!(m.visits, ai.trees().map(|t| in_tree(t, m.mv)).sum::<u32>());
+        }
+        assert_eq!(ai.principal_variation(1, 4)[0], 2, "the line starts with the chosen move");
+        // The shared tree again: the helper's tree is freed.
+        let mut ai = ai;
+        ai.config.parallelism = Parallelism::SharedTree;
+        ai.search(
+            &TicTacToe::from_position("xx.oo....", &NoOptions).unwrap(),
+            &ThinkContext { threads: 2, ..ThinkContext::default() },
+        );
+        assert_eq!(root_visits(&ai).len(), 1);
+        assert!(ai.helpers[0].tree.nodes.is_empty());
+    }
+
+    #[test]
+    fn separate_trees_with_an_iteration_budget_are_reproducible() {
+        let (a, _) = search_with(2, 3001, Parallelism::SeparateTrees);
+        let (b, _) = search_with(2, 3001, Parallelism::SeparateTrees);
+        assert_eq!(root_visits(&a), [1501, 1500], "the budget is split evenly");
+        let visits = |ai: &Mcts<TicTacToe, RandomPolicy<TicTacToe>>| {
+            ai.root_moves().iter().map(|m| (m.mv, m.visits)).collect::<Vec<_>>()
+        };
+        assert_eq!(visits(&a), visits(&b));
+    }
+
+    #[test]
+    fn separate_trees_are_each_reused_and_split_the_memory_cap() {
+        let config = MctsConfig {
+            iterations: Some(4000),
+            seed: 2,
+            max_nodes: 40,
+            parallelism: Parallelism::SeparateTrees,
+            ..MctsConfig::default()
+        };
+        let mut ai = Mcts::new(config, RandomPolicy::default());
+        let two = ThinkContext { threads: 2, ..ThinkContext::default() };
+        ai.search(&TicTacToe::new(&NoOptions), &two);
+        // Each tree holds the root's 9 children and at most one more set
+        // of 8 past its half of the cap (20 nodes).
+        for t in ai.trees() {
+            assert!(t.nodes.len() <= 20 + 8, "{}", t.nodes.len());
+        }
+        let mut g = TicTacToe::new(&NoOptions);
+        g.play(4);
+        g.play(0);
+        ai.search(&g, &two);
+        let kept = ai.stats.reused_visits;
+        assert!(kept > 0, "the trees were reused");
+        assert_eq!(root_visits(&ai).iter().sum::<u32>(), 4000 + kept);
     }
 
     /// Every visit counted on the way down (the virtual loss) was followed
@@ -741,30 +1005,35 @@ mod tests {
     /// children's, and its wins never exceed its visits.
     #[test]
     fn parallel_search_leaves_no_virtual_loss_behind() {
-        for threads in [1, 2, 4] {
-            let (ai, _) = search_with(threads, 5000);
-            for (i, node) in ai.nodes.iter().enumerate() {
-                assert!(node.wins <= node.visits as f64 + 1e-9, "{threads} threads, node {i}");
-                if node.first_child == NONE {
-                    continue;
+        for parallelism in BOTH {
+            for threads in [1, 2, 4] {
+                let (ai, _) = search_with(threads, 5000, parallelism);
+                for tree in ai.trees() {
+                    for (i, node) in tree.nodes.iter().enumerate() {
+                        assert!(node.wins <= node.visits as f64 + 1e-9, "{threads} threads, node {i}");
+                        if node.first_child == NONE {
+                            continue;
+                        }
+                        let children: u32 = (node.first_child..node.first_child + node.num_children)
+                            .map(|c| tree.nodes[c as usize].visits)
+                            .sum();
+                        let own = u32::from(i as u32 != tree.root);
+                        assert_eq!(node.visits, children + own, "{parallelism:?}, {threads} threads, node {i}");
+                    }
                 }
-                let children: u32 =
-                    (node.first_child..node.first_child + node.num_children).map(|c| ai.nodes[c as usize].visits).sum();
-                let own = u32::from(i as u32 != ai.root);
-                assert_eq!(node.visits, children + own, "{threads} threads, node {i}");
             }
         }
     }
 
     #[test]
     fn one_thread_is_reproducible() {
-        let (a, mv_a) = search_with(1, 2000);
-        let (b, mv_b) = search_with(1, 2000);
+        let (a, mv_a) = search_with(1, 2000, Parallelism::SharedTree);
+        let (b, mv_b) = search_with(1, 2000, Parallelism::SeparateTrees);
         assert_eq!(mv_a, mv_b);
         let visits = |ai: &Mcts<TicTacToe, RandomPolicy<TicTacToe>>| {
             ai.root_moves().iter().map(|m| m.visits).collect::<Vec<_>>()
         };
-        assert_eq!(visits(&a), visits(&b));
+        assert_eq!(visits(&a), visits(&b), "one thread searches alike either way");
     }
 
     /// Random playouts that record their moves, keyed by cell, for RAVE.
@@ -793,7 +1062,12 @@ mod tests {
         }
     }
 
-    fn rave_search(position: &str, threads: usize, iterations: u64) -> (Mcts<TicTacToe, RecordingPolicy>, u8) {
+    fn rave_search(
+        position: &str,
+        threads: usize,
+        iterations: u64,
+        parallelism: Parallelism,
+    ) -> (Mcts<TicTacToe, RecordingPolicy>, u8) {
         let g = TicTacToe::from_position(position, &NoOptions).unwrap();
         let config = MctsConfig {
             iterations: Some(iterations),
@@ -801,6 +1075,7 @@ mod tests {
             reuse_tree: false,
             rave: Some(100.0),
             exploration: 0.2,
+            parallelism,
             ..MctsConfig::default()
         };
         let mut ai = Mcts::new(config, RecordingPolicy::default());
@@ -810,10 +1085,10 @@ mod tests {
 
     #[test]
     fn rave_finds_the_win_and_the_block() {
-        for threads in [1, 2] {
+        for (threads, parallelism) in [(1, Parallelism::SharedTree), (2, BOTH[0]), (2, BOTH[1])] {
             // X wins on cell 2; O to move must block on cell 2.
-            assert_eq!(rave_search("xx.oo....", threads, 2000).1, 2, "{threads} threads");
-            assert_eq!(rave_search("xx..o....", threads, 2000).1, 2, "{threads} threads");
+            assert_eq!(rave_search("xx.oo....", threads, 2000, parallelism).1, 2, "{threads} threads");
+            assert_eq!(rave_search("xx..o....", threads, 2000, parallelism).1, 2, "{threads} threads");
         }
     }
 
@@ -822,20 +1097,27 @@ mod tests {
     /// iterations than its parent had.
     #[test]
     fn amaf_counts_are_consistent() {
-        for threads in [1, 2] {
-            let (ai, _) = rave_search(".........", threads, 3000);
-            let mut rich = 0;
-            for (i, node) in ai.nodes.iter().enumerate() {
-                if i as u32 != ai.root {
-                    assert!(node.amaf_visits >= node.visits, "{threads} threads, node {i}");
-                    assert!(node.amaf_wins as f64 <= node.amaf_visits as f64 + 1e-3);
-                    let parent = &ai.nodes[node.parent as usize];
-                    assert!(node.amaf_visits <= parent.visits, "{threads} threads, node {i}");
-                    rich += usize::from(node.amaf_visits > node.visits);
+        for (threads, parallelism) in [(1, Parallelism::SharedTree), (2, BOTH[0]), (2, BOTH[1])] {
+            let (ai, _) = rave_search(".........", threads, 3000, parallelism);
+            for tree in ai.trees() {
+                let mut rich = 0;
+                for (i, node) in tree.nodes.iter().enumerate() {
+                    if i as u32 != tree.root {
+                        assert!(node.amaf_visits >= node.visits, "{threads} threads, node {i}");
+                        assert!(node.amaf_wins as f64 <= node.amaf_visits as f64 + 1e-3);
+                        let parent = &tree.nodes[node.parent as usize];
+                        assert!(node.amaf_visits <= parent.visits, "{threads} threads, node {i}");
+                        rich += usize::from(node.amaf_visits > node.visits);
+                    }
                 }
+                // The playouts taught the tree about moves it had not tried there.
+                assert!(
+                    rich > 50,
+                    "{parallelism:?}: {rich} of {} nodes, root visits {}",
+                    tree.nodes.len(),
+                    tree.nodes[tree.root as usize].visits
+                );
             }
-            // The playouts taught the tree about moves it had not tried there.
-            assert!(rich > 100, "{rich}");
         }
     }
 
@@ -862,35 +1144,41 @@ mod tests {
     fn leaves_grow_only_after_expand_after_visits() {
         let g = TicTacToe::from_position("xx.oo....", &NoOptions).unwrap();
         let mut sizes = Vec::new();
-        for (threads, expand_after) in [(1, 1), (1, 6), (2, 6)] {
+        for (threads, expand_after, parallelism) in [(1, 1, BOTH[0]), (1, 6, BOTH[0]), (2, 6, BOTH[0]), (2, 6, BOTH[1])]
+        {
             let config = MctsConfig {
                 iterations: Some(3000),
                 expand_after,
                 reuse_tree: false,
                 seed: 3,
+                parallelism,
                 ..MctsConfig::default()
             };
             let mut ai = Mcts::new(config, RandomPolicy::default());
             let mv = ai.search(&g, &ThinkContext { threads, ..ThinkContext::default() });
             assert_eq!(mv, 2, "threads {threads}, expand_after {expand_after}");
-            for (i, node) in ai.nodes.iter().enumerate().skip(1) {
-                if node.first_child != NONE {
-                    assert!(node.visits > expand_after, "node {i} grew after {} visits", node.visits);
+            for tree in ai.trees() {
+                for (i, node) in tree.nodes.iter().enumerate().skip(1) {
+                    if node.first_child != NONE {
+                        assert!(node.visits > expand_after, "node {i} grew after {} visits", node.visits);
+                    }
                 }
             }
-            sizes.push(ai.nodes.len());
+            sizes.push(ai.stats.nodes);
         }
-        assert!(sizes[1] < sizes[0] && sizes[2] < sizes[0], "fewer nodes when leaves wait: {sizes:?}");
+        assert!(sizes[1..].iter().all(|&s| s < sizes[0]), "fewer nodes when leaves wait: {sizes:?}");
     }
 
     #[test]
     fn a_deadline_stops_every_thread() {
         let g = TicTacToe::new(&NoOptions);
         let config = MctsConfig { iterations: None, time: Some(Duration::from_millis(50)), ..MctsConfig::default() };
-        let mut ai = Mcts::new(config, RandomPolicy::default());
-        let began = Instant::now();
-        ai.search(&g, &ThinkContext { threads: 2, ..ThinkContext::default() });
-        assert!(began.elapsed() < Duration::from_secs(5));
-        assert!(ai.stats.iterations > 0);
+        for parallelism in BOTH {
+            let mut ai = Mcts::new(MctsConfig { parallelism, ..config.clone() }, RandomPolicy::default());
+            let began = Instant::now();
+            ai.search(&g, &ThinkContext { threads: 2, ..ThinkContext::default() });
+            assert!(began.elapsed() < Duration::from_secs(5));
+            assert!(ai.stats.iterations > 0);
+        }
     }
 }

@@ -83,7 +83,7 @@ fn bad_input_is_refused_clearly() {
         (vec!["state", "coldwar", "--option", "size=4"], "no options"),
         (vec!["match", "coldwar", "--a", "genius", "--b", "random"], "unknown AI level"),
         // A malformed search spec: the message names the forms.
-        (vec!["match", "dots", "--a", "rave:100:0", "--b", "random"], "rave:MS[:K[:C[:CUT[:E]]]]"),
+        (vec!["match", "dots", "--a", "rave:100:0", "--b", "random"], "rave:MS[:K[:C[:CUT[:E[:TREES]]]]]"),
         (vec!["match", "cordots", "--a", "alphabeta:0", "--b", "random"], "alphabeta-no-lmr:MS"),
         (vec!["bench", "coldwar", "--seconds", "0"], "--seconds"),
     ] {

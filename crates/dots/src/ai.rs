@@ -21,7 +21,7 @@ use rand::Rng as _;
 use std::time::Duration;
 use tabula_ai::levels::PLAIN_UCT_FORMS;
 use tabula_ai::mcts::terminal_value;
-use tabula_ai::{Mcts, MctsConfig, Policy, RandomAgent};
+use tabula_ai::{Mcts, MctsConfig, Parallelism, Policy, RandomAgent};
 use tabula_core::{Agent, Game, LevelSpec, NotationError, Player, Status, ThinkContext};
 
 /// The level used when none is named.
@@ -83,7 +83,7 @@ pub fn levels() -> Vec<LevelSpec> {
 pub const LEVEL_FORMS: &[&str] = &[
     PLAIN_UCT_FORMS[0],
     PLAIN_UCT_FORMS[1],
-    "rave:MS[:K[:C[:CUT[:E]]]] (K > 0, C >= 0, CUT 1-1000, E 1-10000)",
+    "rave:MS[:K[:C[:CUT[:E[:TREES]]]]] (K > 0, C >= 0, CUT 1-1000, E 1-10000, TREES shared|separate)",
     "mcts:MS",
 ];
 
@@ -324,6 +324,8 @@ pub struct Search {
     pub rave: Option<f64>,
     /// Visits a leaf takes before it grows children ([`MctsConfig::expand_after`]).
     pub expand_after: u32,
+    /// How two or more threads share the search ([`MctsConfig::parallelism`]).
+    pub parallelism: Parallelism,
 }
 
 /// RAVE's equivalence parameter for the levels: from 300 to 10,000 it
@@ -338,6 +340,14 @@ pub const LEVEL_RAVE: f64 = 1000.0;
 /// (docs/rules/dots.md).
 pub const LEVEL_EXPAND_AFTER: u32 = 16;
 
+/// How the levels search given two or more threads (`tabula match
+/// --threads`): a tree a thread. One shared tree makes the threads wait for
+/// its lock, RAVE's update and the selection over wide Dots nodes being
+/// much of an iteration: on 39x32 two threads ran 1.06-1.45x the iterations
+/// of one, against 1.8-2.1x with a tree a thread. On 20x20 the two played
+/// level head to head, 8-0-8 (docs/rules/dots.md).
+pub const LEVEL_PARALLELISM: Parallelism = Parallelism::SeparateTrees;
+
 impl Search {
     /// The levels' search: RAVE (equivalence [`LEVEL_RAVE`]) with no UCT
     /// exploration term, which the AMAF values make unneeded: with it
@@ -350,7 +360,14 @@ impl Search {
     /// assert_eq!((s.rave, s.exploration), (Some(1000.0), 0.0));
     /// ```
     pub fn level(time: Duration, cutoff: u32) -> Search {
-        Search { time, cutoff, exploration: 0.0, rave: Some(LEVEL_RAVE), expand_after: LEVEL_EXPAND_AFTER }
+        Search {
+            time,
+            cutoff,
+            exploration: 0.0,
+            rave: Some(LEVEL_RAVE),
+            expand_after: LEVEL_EXPAND_AFTER,
+            parallelism: LEVEL_PARALLELISM,
+        }
     }
 
     /// The tree search's settings for this search, its random choices
@@ -370,6 +387,7 @@ impl Search {
             seed,
             rave: self.rave,
             expand_after: self.expand_after,
+            parallelism: self.parallelism,
             ..MctsConfig::default()
         }
     }
@@ -384,16 +402,17 @@ impl Search {
     /// assert_eq!(Search::uct(Duration::from_millis(100)).rave, None);
     /// ```
     pub fn uct(time: Duration) -> Search {
-        Search { time, cutoff: 60, exploration: 0.6, rave: None, expand_after: 1 }
+        Search { time, cutoff: 60, exploration: 0.6, rave: None, expand_after: 1, parallelism: LEVEL_PARALLELISM }
     }
 
     /// A search from a match spec, for measuring changes at equal time:
     /// `mcts:MS` (the levels' search before RAVE, [`Search::uct`]) or
-    /// `rave:MS[:K[:C[:CUT[:E]]]]` (RAVE with equivalence `K`, exploration
-    /// `C`, playouts cut at `CUT` plies and leaves growing after `E` visits,
-    /// by default the levels' [`LEVEL_RAVE`], 0, [`LEVEL_CUTOFF`] and
-    /// [`LEVEL_EXPAND_AFTER`]). `None` when `spec` is neither or out of
-    /// range.
+    /// `rave:MS[:K[:C[:CUT[:E[:TREES]]]]]` (RAVE with equivalence `K`,
+    /// exploration `C`, playouts cut at `CUT` plies, leaves growing after
+    /// `E` visits and, given several threads, one `shared` tree or a
+    /// `separate` tree a thread; by default the levels' [`LEVEL_RAVE`], 0,
+    /// [`LEVEL_CUTOFF`], [`LEVEL_EXPAND_AFTER`] and [`LEVEL_PARALLELISM`]).
+    /// `None` when `spec` is neither or out of range.
     pub fn from_spec(spec: &str) -> Option<Search> {
         let mut parts = spec.split(':');
         let kind = parts.next()?;
@@ -415,7 +434,13 @@ impl Search {
                 let expand_after = number(LEVEL_EXPAND_AFTER as f64)
                     .filter(|e| e.fract() == 0.0 && (1.0..=10_000.0).contains(e))?
                     as u32;
-                Search { rave: Some(k), exploration, expand_after, ..Search::level(time, cutoff) }
+                let parallelism = match parts.next() {
+                    None => LEVEL_PARALLELISM,
+                    Some("shared") => Parallelism::SharedTree,
+                    Some("separate") => Parallelism::SeparateTrees,
+                    Some(_) => return None,
+                };
+                Search { rave: Some(k), exploration, expand_after, parallelism, ..Search::level(time, cutoff) }
             }
             _ => return None,
         };
@@ -510,6 +535,12 @@ mod tests {
         assert_eq!(Search::from_spec("rave:100:1000:0:40").unwrap().cutoff, 40);
         assert_eq!(Search::from_spec("rave:100").unwrap().expand_after, LEVEL_EXPAND_AFTER);
         assert_eq!(Search::from_spec("rave:100:1000:0:100:16").unwrap().expand_after, 16);
+        assert_eq!(Search::from_spec("rave:100").unwrap().parallelism, LEVEL_PARALLELISM);
+        let shared = Search::from_spec("rave:100:1000:0:100:16:shared").unwrap();
+        assert_eq!(shared.parallelism, Parallelism::SharedTree);
+        assert_eq!(shared.mcts_config(1).parallelism, Parallelism::SharedTree);
+        let separate = Search::from_spec("rave:100:1000:0:100:16:separate").unwrap();
+        assert_eq!(separate.parallelism, Parallelism::SeparateTrees);
         for bad in [
             "mcts:0",
             "mcts:x",
@@ -523,13 +554,17 @@ mod tests {
             "rave:1:2:3:40:0",
             "rave:1:2:3:40:1.5",
             "rave:1:2:3:40:5:6",
+            "rave:1:2:3:40:5:both",
+            "rave:1:2:3:40:5:shared:1",
         ] {
             assert!(Search::from_spec(bad).is_none(), "{bad}");
         }
         let d = Dots::new(&DotsOptions::sized(10, 10));
-        for spec in ["mcts:30", "rave:30", "rave:30:1000:0:100:8"] {
+        for spec in ["mcts:30", "rave:30", "rave:30:1000:0:100:8", "rave:30:1000:0:100:8:shared"] {
             let mut a = new_agent(spec, 1).unwrap_or_else(|| panic!("{spec}"));
             assert!(d.is_playable(a.choose(&d, &ThinkContext::default())));
+            let two = ThinkContext { threads: 2, ..ThinkContext::default() };
+            assert!(d.is_playable(a.choose(&d, &two)), "{spec} on two threads");
         }
     }
 }
