@@ -170,6 +170,9 @@ impl<M> Node<M> {
     }
 }
 
+/// A tree's nodes behind the lock its workers take to walk and update it.
+type Locked<M> = Mutex<Vec<Node<M>>>;
+
 /// A search tree: a flat arena of nodes and the index of its root.
 struct Tree<M> {
     nodes: Vec<Node<M>>,
@@ -374,14 +377,7 @@ impl<G: Game, P: Policy<G>> Worker<G, P> {
     /// lock, so several workers can search one tree. A visit is counted on
     /// the way down (a "virtual loss" until the value arrives), which
     /// steers the other workers away from the line this one is evaluating.
-    fn iterate(
-        &mut self,
-        tree: &Mutex<Vec<Node<G::Move>>>,
-        root: u32,
-        root_state: &G,
-        config: &MctsConfig,
-        max_nodes: usize,
-    ) {
+    fn iterate(&mut self, tree: &Locked<G::Move>, root: u32, root_state: &G, config: &MctsConfig, max_nodes: usize) {
         let mut state = self.state.take().unwrap_or_else(|| root_state.clone());
         state.clone_from(root_state);
         self.path.clear();
@@ -505,21 +501,14 @@ impl<G: Game, P: Policy<G>> Worker<G, P> {
     /// Search the shared tree, or this worker's own, for at most `share`
     /// iterations (see [`Worker::iterate_until_done`]).
     fn run(&mut self, search: &SharedSearch<'_, G>, share: u64) -> u64 {
+        if let Some((shared, root)) = search.tree {
+            return self.iterate_until_done(search, shared, root, share);
+        }
         // Without a shared tree the worker grows its own; its lock is never
         // contended, so it costs next to nothing.
-        let own = match search.tree {
-            Some(_) => None,
-            None => Some(Mutex::new(std::mem::take(&mut self.tree.nodes))),
-        };
-        let (tree, root) = match (&own, search.tree) {
-            (Some(own), _) => (own, self.tree.root),
-            (None, Some(shared)) => (shared, search.root),
-            (None, None) => unreachable!("a worker has its own tree or the shared one"),
-        };
-        let done = self.iterate_until_done(search, tree, root, share);
-        if let Some(own) = own {
-            self.tree.nodes = own.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner());
-        }
+        let own = Mutex::new(std::mem::take(&mut self.tree.nodes));
+        let done = self.iterate_until_done(search, &own, self.tree.root, share);
+        self.tree.nodes = unlocked(own);
         done
     }
 
@@ -529,7 +518,7 @@ impl<G: Game, P: Policy<G>> Worker<G, P> {
     fn iterate_until_done(
         &mut self,
         search: &SharedSearch<'_, G>,
-        tree: &Mutex<Vec<Node<G::Move>>>,
+        tree: &Locked<G::Move>,
         root: u32,
         share: u64,
     ) -> u64 {
@@ -555,11 +544,9 @@ impl<G: Game, P: Policy<G>> Worker<G, P> {
 
 /// What the threads of one search share.
 struct SharedSearch<'a, G: Game> {
-    /// The shared tree ([`Parallelism::SharedTree`]), or none when each
-    /// worker grows its own.
-    tree: Option<&'a Mutex<Vec<Node<G::Move>>>>,
-    /// The shared tree's root.
-    root: u32,
+    /// The shared tree and its root ([`Parallelism::SharedTree`]), or none
+    /// when each worker grows its own.
+    tree: Option<(&'a Locked<G::Move>, u32)>,
     /// The memory cap of each tree.
     max_nodes: usize,
     state: &'a G,
@@ -577,6 +564,11 @@ struct SharedSearch<'a, G: Game> {
 /// passed on when the threads are joined).
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// What the mutex holds, even if a thread panicked while holding it.
+fn unlocked<T>(m: Mutex<T>) -> T {
+    m.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 /// The child of `n` with the highest `score(child, ln of n's visits)`;
@@ -728,8 +720,7 @@ impl<G: Game, P: Policy<G>> Mcts<G, P> {
         self.stats.reused_visits = kept;
         let shared_tree = (!separate).then(|| Mutex::new(std::mem::take(&mut self.main.tree.nodes)));
         let shared = SharedSearch {
-            tree: shared_tree.as_ref(),
-            root: self.main.tree.root,
+            tree: shared_tree.as_ref().map(|tree| (tree, self.main.tree.root)),
             // Separate trees split the memory cap.
             max_nodes: if separate { self.config.max_nodes / threads } else { self.config.max_nodes },
             state,
@@ -757,7 +748,7 @@ impl<G: Game, P: Policy<G>> Mcts<G, P> {
             mine + others.into_iter().map(|t| t.join().expect("a search thread panicked")).sum::<u64>()
         });
         if let Some(tree) = shared_tree {
-            self.main.tree.nodes = tree.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner());
+            self.main.tree.nodes = unlocked(tree);
         }
         self.stats.iterations = done;
         self.stats.nodes = self.trees().map(|t| t.nodes.len()).sum();
