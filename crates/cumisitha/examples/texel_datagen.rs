@@ -1,4 +1,5 @@
-//! Self-play games for tuning the evaluation (Texel's method): the engine
+//! Self-play games for tuning the evaluation (Texel's method) and training
+//! its network (`nnue_train`): the engine
 //! plays itself at a fixed number of nodes per move from the book openings
 //! followed by seeded random plies, and every quiet position (not in check,
 //! the engine's best move neither a capture nor a promotion) is written with
@@ -12,7 +13,10 @@
 //! cargo run --release -p tabula-cumisitha --example texel_datagen -- \
 //!     --games 20000 --nodes 5000 --threads 2 --seed 1 --out target/texel/games.txt
 //! ```
-//! `scripts/cumisitha-texel.sh` runs this and the tuner.
+//! `scripts/cumisitha-texel.sh` runs this and the tuner;
+//! `scripts/cumisitha-nnue.sh` runs it with `--hce` (the hand-written
+//! evaluation plays, so the data owes nothing to an earlier network) and
+//! the network's trainer.
 
 use cozy_chess::{Color, Piece};
 use std::io::Write;
@@ -31,12 +35,20 @@ struct Args {
     threads: usize,
     seed: u64,
     random_plies: u32,
+    hce: bool,
     out: std::path::PathBuf,
 }
 
 fn parse_args() -> Result<Args, String> {
-    let mut a =
-        Args { games: 1000, nodes: 5000, threads: 1, seed: 1, random_plies: 8, out: "target/texel/games.txt".into() };
+    let mut a = Args {
+        games: 1000,
+        nodes: 5000,
+        threads: 1,
+        seed: 1,
+        random_plies: 8,
+        hce: false,
+        out: "target/texel/games.txt".into(),
+    };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
         let mut value = || it.next().ok_or(format!("{flag} needs a value"));
@@ -48,9 +60,11 @@ fn parse_args() -> Result<Args, String> {
             "--seed" => a.seed = value()?.parse().map_err(|_| bad(&flag))?,
             "--random-plies" => a.random_plies = value()?.parse().map_err(|_| bad(&flag))?,
             "--out" => a.out = value()?.into(),
+            "--hce" => a.hce = true,
             "-h" | "--help" => {
                 println!(
-                    "texel_datagen [--games N] [--nodes N] [--threads N] [--seed N] [--random-plies N] [--out FILE]"
+                    "texel_datagen [--games N] [--nodes N] [--threads N] [--seed N] [--random-plies N] [--hce] [--out FILE]\n\
+                     --hce: play with the hand-written evaluation instead of the network"
                 );
                 std::process::exit(0);
             }
@@ -138,6 +152,7 @@ fn main() {
         for _ in 0..args.threads {
             s.spawn(|| {
                 let mut engine = Engine::new(16);
+                engine.set_nnue(!args.hce);
                 loop {
                     let n = next.fetch_add(1, Ordering::SeqCst);
                     if n >= args.games {

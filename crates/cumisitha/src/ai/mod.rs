@@ -2,6 +2,7 @@
 
 pub mod eval;
 pub mod levels;
+pub mod nnue;
 pub mod params;
 pub mod search;
 pub mod see;

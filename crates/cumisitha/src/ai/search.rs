@@ -5,6 +5,10 @@
 //! are ordered by TT move, captures by victim and capture history, killers,
 //! the counter move, and quiet moves by butterfly and continuation history.
 //!
+//! Positions are evaluated by the network of `nnue.rs`, whose accumulator
+//! each ply updates from its parent's; the hand-written `eval.rs` takes over
+//! in bare-king endings and when the network is switched off.
+//!
 //! With more than one thread the search is Lazy SMP: every thread runs the
 //! same iterative deepening on the shared table, and the main thread's
 //! result is played.
@@ -14,10 +18,11 @@
 //! a draw unless the side to move is mated, and stalemate is a draw.
 
 use super::eval::{evaluate, has_non_pawn_material, SEE_VALUE};
+use super::nnue::{network, Accumulator};
 use super::see::see_ge;
 use super::tt::{unpack, Bound, Table};
 use crate::rules::COUNTER_LIMIT;
-use cozy_chess::{BitBoard, Board, Move, Piece, Rank, Square};
+use cozy_chess::{BitBoard, Board, Color, Move, Piece, Rank, Square};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
@@ -230,6 +235,10 @@ struct Worker {
     stopped: bool,
     /// The best root move of the iteration in progress, once one is known.
     root_best: Option<(Move, i32)>,
+    /// The network's hidden layers of the position at each ply.
+    accumulators: Vec<Accumulator>,
+    /// Evaluate with the network (else with the hand-written evaluation).
+    use_nnue: bool,
 }
 
 fn boxed_zeroed<T: Copy>(value: T) -> Box<T> {
@@ -257,6 +266,8 @@ impl Worker {
             main,
             stopped: false,
             root_best: None,
+            accumulators: vec![Accumulator::from_board(network(), &Board::default()); MAX_PLY + 8],
+            use_nnue: true,
         }
     }
 
@@ -317,6 +328,7 @@ impl Worker {
         self.stopped = false;
         self.killers = [[None; 2]; MAX_PLY + 8];
         self.stack = [EMPTY_FRAME; MAX_PLY + 8];
+        self.accumulators[0] = Accumulator::from_board(network(), board);
         let mut result = SearchResult {
             best: root_moves.first().copied(),
             score: 0,
@@ -402,6 +414,20 @@ impl Worker {
             }
         }
         result
+    }
+
+    /// The static evaluation for the side to move: the network's, except
+    /// when one side has a bare king, where the hand-written evaluation's
+    /// mop-up drives it to the edge so the win comes before the counter's
+    /// draw (the self-play games the network learnt from rarely go there).
+    #[inline]
+    fn evaluate(&self, board: &Board, ply: usize) -> i32 {
+        let bare_king = board.colors(Color::White).len() == 1 || board.colors(Color::Black).len() == 1;
+        if self.use_nnue && !bare_king {
+            network().evaluate(&self.accumulators[ply], board.side_to_move())
+        } else {
+            evaluate(board)
+        }
     }
 
     fn total_nodes(&self, sh: &Shared) -> u64 {
@@ -560,7 +586,7 @@ impl Worker {
             return self.qsearch(sh, board, alpha, beta, ply, pv_node);
         }
         if ply >= MAX_PLY - 4 || self.height >= MAX_HEIGHT - 2 {
-            return if in_check { 0 } else { scaled_eval(board, evaluate(board)) };
+            return if in_check { 0 } else { scaled_eval(board, self.evaluate(board, ply)) };
         }
         self.nodes += 1;
         if self.check_stop(sh) {
@@ -597,7 +623,7 @@ impl Worker {
         } else {
             match entry {
                 Some(e) => e.eval as i32,
-                None => evaluate(board),
+                None => self.evaluate(board, ply),
             }
         };
         let static_eval = if in_check { NO_EVAL } else { scaled_eval(board, raw_eval) };
@@ -639,6 +665,7 @@ impl Worker {
                 if let Some(null) = board.null_move() {
                     let r = 4 + depth / 3 + ((eval - beta) / 200).min(3);
                     self.stack[ply].moved = None;
+                    self.accumulators[ply + 1] = self.accumulators[ply];
                     self.height += 1;
                     let s = -self.negamax(sh, &null, depth - r, -beta, -beta + 1, ply + 1, false, !cut_node);
                     self.height -= 1;
@@ -768,6 +795,7 @@ impl Worker {
                 }
             }
             let new_depth = depth - 1 + extension;
+            self.accumulators[ply + 1] = self.accumulators[ply].update(network(), board, &child);
             self.stack[ply].moved = Some((piece, mv.to));
             self.height += 1;
             let score = if move_count == 1 {
@@ -904,7 +932,7 @@ impl Worker {
             return 0;
         }
         if ply >= MAX_PLY || self.height >= MAX_HEIGHT - 2 {
-            return if in_check { 0 } else { scaled_eval(board, evaluate(board)) };
+            return if in_check { 0 } else { scaled_eval(board, self.evaluate(board, ply)) };
         }
         let key = tt_key(board);
         let entry = sh.tt.probe(key);
@@ -927,7 +955,7 @@ impl Worker {
         } else {
             match entry {
                 Some(e) => e.eval as i32,
-                None => evaluate(board),
+                None => self.evaluate(board, ply),
             }
         };
         let mut stand = if in_check { -INF } else { scaled_eval(board, raw_eval) };
@@ -1001,6 +1029,7 @@ impl Worker {
             let mut child = board.clone();
             child.play_unchecked(mv);
             sh.tt.prefetch(tt_key(&child));
+            self.accumulators[ply + 1] = self.accumulators[ply].update(network(), board, &child);
             self.height += 1;
             let score = -self.qsearch(sh, &child, -beta, -alpha, ply + 1, pv_node);
             self.height -= 1;
@@ -1054,8 +1083,19 @@ impl Engine {
     pub fn set_threads(&mut self, n: usize) {
         let n = n.clamp(1, 256);
         self.workers.truncate(n);
+        let use_nnue = self.workers[0].use_nnue;
         while self.workers.len() < n {
-            self.workers.push(Worker::new(false));
+            let mut w = Worker::new(false);
+            w.use_nnue = use_nnue;
+            self.workers.push(w);
+        }
+    }
+
+    /// Evaluate with the network (the default) or, when `false`, with the
+    /// hand-written evaluation of `eval.rs` (UCI `UseNNUE`).
+    pub fn set_nnue(&mut self, on: bool) {
+        for w in &mut self.workers {
+            w.use_nnue = on;
         }
     }
 

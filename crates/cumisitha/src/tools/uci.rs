@@ -26,6 +26,7 @@ const MAX_THREADS: usize = 64;
 enum EngineOption {
     Hash(usize),
     Threads(usize),
+    UseNnue(bool),
 }
 
 type Out<W> = Arc<Mutex<W>>;
@@ -107,6 +108,7 @@ where
                 say(&out, "id author the Tabula project");
                 say(&out, &format!("option name Hash type spin default {DEFAULT_HASH_MB} min 1 max {MAX_HASH_MB}"));
                 say(&out, &format!("option name Threads type spin default 1 min 1 max {MAX_THREADS}"));
+                say(&out, "option name UseNNUE type check default true");
                 say(&out, "uciok");
             }
             "isready" => say(&out, "readyok"),
@@ -134,6 +136,7 @@ where
                         match option {
                             EngineOption::Hash(mb) => e.set_hash(mb),
                             EngineOption::Threads(n) => e.set_threads(n),
+                            EngineOption::UseNnue(on) => e.set_nnue(on),
                         }
                     }
                 }
@@ -227,7 +230,8 @@ fn info_line(board: &Board, info: &Info) -> String {
     )
 }
 
-/// `setoption name Hash value N` or `setoption name Threads value N`.
+/// `setoption name Hash value N`, `setoption name Threads value N` or
+/// `setoption name UseNNUE value true|false`.
 fn set_option(args: &[&str]) -> Result<EngineOption, String> {
     let text = args.join(" ");
     let lower = text.to_ascii_lowercase();
@@ -238,10 +242,18 @@ fn set_option(args: &[&str]) -> Result<EngineOption, String> {
         Some((n, v)) => (n.trim(), Some(v.trim())),
         None => (after_name.trim(), None),
     };
+    if name == "usennue" {
+        return match value {
+            Some("true") => Ok(EngineOption::UseNnue(true)),
+            Some("false") => Ok(EngineOption::UseNnue(false)),
+            Some(v) => Err(format!("UseNNUE value '{v}' is neither true nor false")),
+            None => Err("setoption name UseNNUE needs 'value true' or 'value false'".into()),
+        };
+    }
     let (label, unit, max) = match name {
         "hash" => ("Hash", "megabytes", MAX_HASH_MB),
         "threads" => ("Threads", "threads", MAX_THREADS),
-        _ => return Err(format!("unknown option '{name}' (this engine has: Hash, Threads)")),
+        _ => return Err(format!("unknown option '{name}' (this engine has: Hash, Threads, UseNNUE)")),
     };
     let v = value.ok_or(format!("setoption name {label} needs 'value <{unit}>'"))?;
     let n: usize = v.parse().map_err(|_| format!("{label} value '{v}' is not a whole number of {unit}"))?;
@@ -399,6 +411,7 @@ mod tests {
         assert!(lines.iter().any(|l| l.starts_with("id name ")));
         assert!(lines.iter().any(|l| l.starts_with("option name Hash type spin")));
         assert!(lines.iter().any(|l| l.starts_with("option name Threads type spin")));
+        assert!(lines.iter().any(|l| l == "option name UseNNUE type check default true"));
         assert!(!lines.iter().any(|l| l.contains("error")), "{lines:?}");
         assert!(lines.contains(&"uciok".to_string()));
         assert!(lines.contains(&"readyok".to_string()));
@@ -410,6 +423,23 @@ mod tests {
         let best = bestmove(&lines);
         let mv = notation::parse_uci(&b, best).unwrap();
         assert!(b.is_legal(mv), "{best} is not legal");
+    }
+
+    #[test]
+    fn the_hand_written_evaluation_can_be_chosen() {
+        // The two evaluations differ, so their first iteration's scores do.
+        let score = |lines: &[String]| -> String {
+            let info = lines.iter().find(|l| l.starts_with("info depth 1 ")).expect("a depth 1 line");
+            info.split(" score ").nth(1).unwrap().split(" nodes").next().unwrap().to_string()
+        };
+        let go = "position fen r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R2QKB1R w KQ - 0 9\ngo depth 1\n";
+        let nnue = session(&format!("setoption name UseNNUE value true\n{go}"));
+        let hce = session(&format!("setoption name UseNNUE value false\n{go}"));
+        assert!(!nnue.iter().chain(&hce).any(|l| l.contains("error")), "{nnue:?} {hce:?}");
+        assert_ne!(score(&nnue), score(&hce));
+        let lines = session("setoption name UseNNUE value maybe\nsetoption name UseNNUE\nquit\n");
+        assert!(lines.iter().any(|l| l.contains("UseNNUE value 'maybe' is neither true nor false")), "{lines:?}");
+        assert!(lines.iter().any(|l| l.contains("needs 'value true' or 'value false'")), "{lines:?}");
     }
 
     #[test]
