@@ -104,47 +104,17 @@ fn parse_line(line: &str, lambda: f32, data: &mut Data) -> Result<(), String> {
     };
     let result: f32 = result.parse().map_err(|_| format!("result '{result}' is not a number"))?;
     let score: f32 = score.parse().map_err(|_| format!("score '{score}' is not a number"))?;
-    let mut fields = fen.split_whitespace();
-    let placement = fields.next().ok_or("empty FEN")?;
-    let black = match fields.next() {
-        Some("w") => false,
-        Some("b") => true,
-        other => return Err(format!("side to move {other:?} is neither w nor b")),
-    };
-    let first = data.pieces.len();
-    let (mut file, mut rank) = (0usize, 7usize);
-    for c in placement.chars() {
-        match c {
-            '/' => {
-                if rank == 0 {
-                    return Err("more than 8 ranks".into());
-                }
-                rank -= 1;
-                file = 0;
-            }
-            '1'..='8' => file += c as usize - '0' as usize,
-            _ => {
-                let piece = match c.to_ascii_lowercase() {
-                    'p' => Piece::Pawn,
-                    'n' => Piece::Knight,
-                    'b' => Piece::Bishop,
-                    'r' => Piece::Rook,
-                    'q' => Piece::Queen,
-                    'k' => Piece::King,
-                    _ => return Err(format!("'{c}' is not a piece")),
-                };
-                let color = if c.is_ascii_uppercase() { Color::White } else { Color::Black };
-                if file > 7 {
-                    return Err("a rank has more than 8 squares".into());
-                }
-                let sq = Square::index(rank * 8 + file);
+    let board = tabula_cumisitha::notation::from_fen(fen).map_err(|e| e.to_string())?;
+    let black = board.side_to_move() == Color::Black;
+    // In the order a FEN lists them (rank 8 first), as the network was
+    // first trained.
+    for rank in (0..8).rev() {
+        for file in 0..8 {
+            let sq = Square::index(rank * 8 + file);
+            if let (Some(piece), Some(color)) = (board.piece_on(sq), board.color_on(sq)) {
                 data.pieces.push(feature(Color::White, color, piece, sq) as u16);
-                file += 1;
             }
         }
-    }
-    if data.pieces.len() - first > 32 {
-        return Err("more than 32 pieces".into());
     }
     let (result, score) = if black { (1.0 - result, -score) } else { (result, score) };
     data.black.push(black);
@@ -462,11 +432,12 @@ fn main() {
     if let Some(dir) = args.out.parent() {
         let _ = std::fs::create_dir_all(dir);
     }
-    if let Err(e) = std::fs::write(&args.out, net.to_bytes()) {
+    let bytes = net.to_bytes();
+    if let Err(e) = std::fs::write(&args.out, &bytes) {
         eprintln!("error: cannot write {}: {e}", args.out.display());
         std::process::exit(1);
     }
-    println!("wrote {} ({} bytes) in {:.0} s", args.out.display(), net.to_bytes().len(), began.elapsed().as_secs_f64());
+    println!("wrote {} ({} bytes) in {:.0} s", args.out.display(), bytes.len(), began.elapsed().as_secs_f64());
 }
 
 /// A board with these pieces (White-view features) for checking the

@@ -98,6 +98,11 @@ pub enum NetworkError {
     },
 }
 
+/// All-zero feature weights, on the heap (too large for the stack).
+fn zeroed_columns() -> Box<[[i16; HIDDEN]; INPUTS]> {
+    vec![[0i16; HIDDEN]; INPUTS].into_boxed_slice().try_into().unwrap_or_else(|_| unreachable!())
+}
+
 /// The byte length of a network file of this build's shape.
 pub const FILE_BYTES: usize = 8 + 4 + 2 * (INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN) + 4;
 
@@ -123,8 +128,7 @@ impl Network {
             return Err(NetworkError::Length { found: bytes.len(), expected: FILE_BYTES });
         }
         let mut words = bytes[12..].chunks_exact(2).map(|c| i16::from_le_bytes([c[0], c[1]]));
-        let mut feature_weights: Box<[[i16; HIDDEN]; INPUTS]> =
-            vec![[0i16; HIDDEN]; INPUTS].into_boxed_slice().try_into().unwrap_or_else(|_| unreachable!());
+        let mut feature_weights = zeroed_columns();
         for column in feature_weights.iter_mut() {
             for w in column.iter_mut() {
                 *w = words.next().unwrap_or(0);
@@ -161,8 +165,7 @@ impl Network {
     /// weights are clipped to ±127/`QB` so the output's products fit.
     pub fn quantise(w1: &[f32], b1: &[f32], w2: &[f32], b2: f32) -> Network {
         let q = |x: f32, s: i32, lim: i32| (x * s as f32).round().clamp(-lim as f32, lim as f32) as i16;
-        let mut feature_weights: Box<[[i16; HIDDEN]; INPUTS]> =
-            vec![[0i16; HIDDEN]; INPUTS].into_boxed_slice().try_into().unwrap_or_else(|_| unreachable!());
+        let mut feature_weights = zeroed_columns();
         for (i, column) in feature_weights.iter_mut().enumerate() {
             for (h, w) in column.iter_mut().enumerate() {
                 *w = q(w1[i * HIDDEN + h], QA, i16::MAX as i32);
