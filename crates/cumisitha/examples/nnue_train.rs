@@ -28,56 +28,54 @@ use std::io::BufRead;
 use std::time::Instant;
 use tabula_cumisitha::ai::nnue::{feature, Network, HIDDEN, INPUTS, SCALE};
 
+/// Train the Cumisitha evaluation network from `texel_datagen` positions.
+#[derive(clap::Parser)]
 struct Args {
+    /// Positions to learn from (`FEN | RESULT | SCORE` lines); repeat for several files.
+    #[arg(long, required = true)]
     data: Vec<std::path::PathBuf>,
+    /// Passes over the training positions.
+    #[arg(long, default_value_t = 60)]
     epochs: usize,
+    /// Threads computing the gradient.
+    #[arg(long, default_value_t = 2, value_parser = at_least_one::<usize>)]
     threads: usize,
+    /// Weight of the search score against the game result in the target (1: the score alone).
+    #[arg(long, default_value_t = 1.0, value_parser = unit_interval)]
     lambda: f32,
+    /// Adam's learning rate.
+    #[arg(long, default_value_t = 0.001, value_parser = positive)]
     rate: f32,
+    /// Seed of the starting weights and of the shuffles.
+    #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Where to write the quantised network.
+    #[arg(long, default_value = "target/nnue/nnue.bin")]
     out: std::path::PathBuf,
 }
 
-fn parse_args() -> Result<Args, String> {
-    let mut a = Args {
-        data: Vec::new(),
-        epochs: 60,
-        threads: 2,
-        lambda: 1.0,
-        rate: 0.001,
-        seed: 1,
-        out: "target/nnue/nnue.bin".into(),
-    };
-    let mut it = std::env::args().skip(1);
-    while let Some(flag) = it.next() {
-        let mut value = || it.next().ok_or(format!("{flag} needs a value"));
-        let bad = |v: &str| format!("{flag}: '{v}' is not a valid number");
-        match flag.as_str() {
-            "--data" => a.data.push(value()?.into()),
-            "--epochs" => a.epochs = value()?.parse().map_err(|_| bad(&flag))?,
-            "--threads" => a.threads = value()?.parse().map_err(|_| bad(&flag))?,
-            "--lambda" => a.lambda = value()?.parse().map_err(|_| bad(&flag))?,
-            "--rate" => a.rate = value()?.parse().map_err(|_| bad(&flag))?,
-            "--seed" => a.seed = value()?.parse().map_err(|_| bad(&flag))?,
-            "--out" => a.out = value()?.into(),
-            "-h" | "--help" => {
-                println!(
-                    "nnue_train --data FILE [--data FILE ...] [--epochs N] [--threads N] [--lambda 0..1] \
-                     [--rate R] [--seed N] [--out FILE]\n\
-                     --lambda is the weight of the search score against the game result (default 1: the score alone)"
-                );
-                std::process::exit(0);
-            }
-            other => return Err(format!("unknown argument '{other}' (try --help)")),
-        }
+/// A whole number above zero.
+fn at_least_one<T: std::str::FromStr + PartialOrd + From<u8>>(s: &str) -> Result<T, String> {
+    match s.parse::<T>() {
+        Ok(v) if v >= T::from(1) => Ok(v),
+        _ => Err(format!("'{s}' is not a whole number above zero")),
     }
-    if a.data.is_empty() {
-        return Err("give at least one --data file".into());
+}
+
+/// A number between 0 and 1.
+fn unit_interval(s: &str) -> Result<f32, String> {
+    match s.parse::<f32>() {
+        Ok(v) if (0.0..=1.0).contains(&v) => Ok(v),
+        _ => Err(format!("'{s}' is not a number between 0 and 1")),
     }
-    if a.threads == 0 || !(0.0..=1.0).contains(&a.lambda) || a.rate <= 0.0 {
-        return Err("--threads must be above zero, --lambda within 0..1 and --rate above zero".into());
+}
+
+/// A number above zero.
+fn positive(s: &str) -> Result<f32, String> {
+    match s.parse::<f32>() {
+        Ok(v) if v > 0.0 => Ok(v),
+        _ => Err(format!("'{s}' is not a number above zero")),
     }
-    Ok(a)
 }
 
 /// The positions, flat: each one's pieces as White-view feature indices.
@@ -323,13 +321,7 @@ impl Adam {
 }
 
 fn main() {
-    let args = match parse_args() {
-        Ok(a) => a,
-        Err(e) => {
-            eprintln!("error: {e}");
-            std::process::exit(2);
-        }
-    };
+    let args = <Args as clap::Parser>::parse();
     let began = Instant::now();
     let data = match read(&args) {
         Ok(d) => d,

@@ -29,52 +29,38 @@ use tabula_cumisitha::notation::to_fen;
 use tabula_cumisitha::tools::arena::opening;
 use tabula_cumisitha::Cumisitha;
 
+/// Self-play positions with the engine's scores and the games' results.
+#[derive(clap::Parser)]
 struct Args {
+    /// Games to play.
+    #[arg(long, default_value_t = 1000, value_parser = at_least_one::<usize>)]
     games: usize,
+    /// Nodes the engine searches for each move.
+    #[arg(long, default_value_t = 5000, value_parser = at_least_one::<u64>)]
     nodes: u64,
+    /// Games played at once, one engine each.
+    #[arg(long, default_value_t = 1, value_parser = at_least_one::<usize>)]
     threads: usize,
+    /// Seed of the random plies after the book opening.
+    #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Random plies played after the book opening.
+    #[arg(long, default_value_t = 8)]
     random_plies: u32,
+    /// Play with the hand-written evaluation instead of the network.
+    #[arg(long)]
     hce: bool,
+    /// Where to write the positions.
+    #[arg(long, default_value = "target/texel/games.txt")]
     out: std::path::PathBuf,
 }
 
-fn parse_args() -> Result<Args, String> {
-    let mut a = Args {
-        games: 1000,
-        nodes: 5000,
-        threads: 1,
-        seed: 1,
-        random_plies: 8,
-        hce: false,
-        out: "target/texel/games.txt".into(),
-    };
-    let mut it = std::env::args().skip(1);
-    while let Some(flag) = it.next() {
-        let mut value = || it.next().ok_or(format!("{flag} needs a value"));
-        let bad = |v: &str| format!("{flag}: '{v}' is not a valid number");
-        match flag.as_str() {
-            "--games" => a.games = value()?.parse().map_err(|_| bad(&flag))?,
-            "--nodes" => a.nodes = value()?.parse().map_err(|_| bad(&flag))?,
-            "--threads" => a.threads = value()?.parse().map_err(|_| bad(&flag))?,
-            "--seed" => a.seed = value()?.parse().map_err(|_| bad(&flag))?,
-            "--random-plies" => a.random_plies = value()?.parse().map_err(|_| bad(&flag))?,
-            "--out" => a.out = value()?.into(),
-            "--hce" => a.hce = true,
-            "-h" | "--help" => {
-                println!(
-                    "texel_datagen [--games N] [--nodes N] [--threads N] [--seed N] [--random-plies N] [--hce] [--out FILE]\n\
-                     --hce: play with the hand-written evaluation instead of the network"
-                );
-                std::process::exit(0);
-            }
-            other => return Err(format!("unknown argument '{other}' (try --help)")),
-        }
+/// A whole number above zero.
+fn at_least_one<T: std::str::FromStr + PartialOrd + From<u8>>(s: &str) -> Result<T, String> {
+    match s.parse::<T>() {
+        Ok(v) if v >= T::from(1) => Ok(v),
+        _ => Err(format!("'{s}' is not a whole number above zero")),
     }
-    if a.games == 0 || a.nodes == 0 || a.threads == 0 {
-        return Err("--games, --nodes and --threads must be above zero".into());
-    }
-    Ok(a)
 }
 
 /// Play game `number`; returns the lines to write.
@@ -125,13 +111,7 @@ fn play(number: usize, args: &Args, engine: &mut Engine) -> Result<Vec<String>, 
 }
 
 fn main() {
-    let args = match parse_args() {
-        Ok(a) => a,
-        Err(e) => {
-            eprintln!("error: {e}");
-            std::process::exit(2);
-        }
-    };
+    let args = <Args as clap::Parser>::parse();
     if let Some(dir) = args.out.parent() {
         let _ = std::fs::create_dir_all(dir);
     }

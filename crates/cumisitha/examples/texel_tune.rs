@@ -17,59 +17,49 @@ use std::time::Instant;
 use tabula_cumisitha::ai::eval::{trace, GROUPS, NUM_WEIGHTS, PHASE_MAX};
 use tabula_cumisitha::ai::params::WEIGHTS;
 
+/// Tune the hand-written evaluation's weights on `texel_datagen` positions.
+#[derive(clap::Parser)]
 struct Args {
+    /// Positions to tune on (`FEN | RESULT | SCORE` lines); repeat for several files.
+    #[arg(long, required = true)]
     data: Vec<std::path::PathBuf>,
+    /// Full-batch Adam steps.
+    #[arg(long, default_value_t = 400)]
     epochs: usize,
+    /// Adam's learning rate, in centipawns.
+    #[arg(long, default_value_t = 1.0)]
     rate: f64,
+    /// Weight of the search score against the game result in the target (1: the score alone).
+    #[arg(long, default_value_t = 1.0, value_parser = unit_interval)]
     lambda: f64,
+    /// Pull of each weight towards its starting value (L2, per 100 cp squared).
+    #[arg(long, default_value_t = 0.0)]
     prior: f64,
+    /// Threads computing the error and its gradient.
+    #[arg(long, default_value_t = 2, value_parser = at_least_one::<usize>)]
     threads: usize,
+    /// Where to write the tuned `params.rs` (printed to stdout if not given).
+    #[arg(long)]
     out: Option<std::path::PathBuf>,
-    limit: usize,
+    /// Read at most this many positions (all of them if not given).
+    #[arg(long)]
+    limit: Option<usize>,
 }
 
-fn parse_args() -> Result<Args, String> {
-    let mut a = Args {
-        data: Vec::new(),
-        epochs: 400,
-        rate: 1.0,
-        lambda: 1.0,
-        prior: 0.0,
-        threads: 2,
-        out: None,
-        limit: usize::MAX,
-    };
-    let mut it = std::env::args().skip(1);
-    while let Some(flag) = it.next() {
-        let mut value = || it.next().ok_or(format!("{flag} needs a value"));
-        match flag.as_str() {
-            "--data" => a.data.push(value()?.into()),
-            "--epochs" => a.epochs = value()?.parse().map_err(|_| "--epochs: not a number")?,
-            "--rate" => a.rate = value()?.parse().map_err(|_| "--rate: not a number")?,
-            "--lambda" => a.lambda = value()?.parse().map_err(|_| "--lambda: not a number")?,
-            "--prior" => a.prior = value()?.parse().map_err(|_| "--prior: not a number")?,
-            "--threads" => a.threads = value()?.parse().map_err(|_| "--threads: not a number")?,
-            "--limit" => a.limit = value()?.parse().map_err(|_| "--limit: not a number")?,
-            "--out" => a.out = Some(value()?.into()),
-            "-h" | "--help" => {
-                println!(
-                    "texel_tune --data FILE [--data FILE...] [--epochs N] [--rate R] [--lambda L] [--prior P] \
-                     [--threads N] [--limit N] [--out params.rs]\n  lambda: weight of the game result in the \
-                     target (the rest is the search score), 1 by default\n  prior: pull of each weight towards \
-                     its starting value (L2, per 100 cp squared), 0 by default"
-                );
-                std::process::exit(0);
-            }
-            other => return Err(format!("unknown argument '{other}' (try --help)")),
-        }
+/// A whole number above zero.
+fn at_least_one<T: std::str::FromStr + PartialOrd + From<u8>>(s: &str) -> Result<T, String> {
+    match s.parse::<T>() {
+        Ok(v) if v >= T::from(1) => Ok(v),
+        _ => Err(format!("'{s}' is not a whole number above zero")),
     }
-    if a.data.is_empty() {
-        return Err("give the positions with --data FILE".into());
+}
+
+/// A number between 0 and 1.
+fn unit_interval(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if (0.0..=1.0).contains(&v) => Ok(v),
+        _ => Err(format!("'{s}' is not a number between 0 and 1")),
     }
-    if !(0.0..=1.0).contains(&a.lambda) {
-        return Err("--lambda must be between 0 and 1".into());
-    }
-    Ok(a)
 }
 
 /// The traced positions, flat.
@@ -127,7 +117,7 @@ fn load(args: &Args) -> Result<Data, String> {
             d.mop_up.push(t.mop_up as f32);
             d.result.push(result);
             d.score.push(score);
-            if d.len() >= args.limit {
+            if args.limit.is_some_and(|limit| d.len() >= limit) {
                 break 'files;
             }
             if d.len().is_multiple_of(500_000) {
@@ -249,13 +239,7 @@ fn write_params(w: &[f64], out: &mut dyn Write, note: &str) -> std::io::Result<(
 }
 
 fn main() {
-    let args = match parse_args() {
-        Ok(a) => a,
-        Err(e) => {
-            eprintln!("error: {e}");
-            std::process::exit(2);
-        }
-    };
+    let args = <Args as clap::Parser>::parse();
     let began = Instant::now();
     let data = match load(&args) {
         Ok(d) => d,
