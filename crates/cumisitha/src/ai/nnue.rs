@@ -187,9 +187,11 @@ impl Network {
     #[inline]
     pub fn evaluate(&self, acc: &Accumulator, stm: Color) -> i32 {
         let (us, them) = (&acc.values[stm as usize], &acc.values[!stm as usize]);
-        let sum = half(us, &self.output_weights[..HIDDEN]) + half(them, &self.output_weights[HIDDEN..]);
+        // Each half fits in 32 bits; their sum and its scaling, with every
+        // activation and weight at its bound, might not.
+        let sum = half(us, &self.output_weights[..HIDDEN]) as i64 + half(them, &self.output_weights[HIDDEN..]) as i64;
         // The squared activations are scaled by QA², the weights by QB.
-        (sum / QA + self.output_bias) * SCALE / (QA * QB)
+        ((sum / QA as i64 + self.output_bias as i64) * SCALE as i64 / (QA * QB) as i64) as i32
     }
 }
 
@@ -334,5 +336,22 @@ mod tests {
         assert_eq!(net.evaluate(&ea, a.side_to_move()), net.evaluate(&eb, b.side_to_move()));
         let up_a_queen: Board = "4k3/pppppppp/8/8/8/8/PPPPPPPP/3QK3 w - - 0 1".parse().unwrap();
         assert!(net.evaluate(&Accumulator::from_board(net, &up_a_queen), Color::White) > 400);
+    }
+
+    #[test]
+    fn a_saturated_network_does_not_overflow() {
+        // Every hidden value at its clamp and every output weight at ±127:
+        // the largest sums the output can see.
+        for sign in [1.0, -1.0] {
+            let net = Network::quantise(
+                &vec![1.0; INPUTS * HIDDEN],
+                &vec![1.0; HIDDEN],
+                &vec![sign; 2 * HIDDEN],
+                sign * 1000.0,
+            );
+            let board = Board::default();
+            let eval = net.evaluate(&Accumulator::from_board(&net, &board), Color::White);
+            assert_eq!(eval.signum(), sign as i32, "{eval}");
+        }
     }
 }
