@@ -24,6 +24,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 use tabula_core::{Game, NoOptions, Player, Status};
+use tabula_cumisitha::ai::nnue::Network;
 use tabula_cumisitha::ai::{Engine, Limits, MATE_BOUND};
 use tabula_cumisitha::notation::to_fen;
 use tabula_cumisitha::tools::arena::opening;
@@ -48,8 +49,11 @@ struct Args {
     #[arg(long, default_value_t = 8)]
     random_plies: u32,
     /// Play with the hand-written evaluation instead of the network.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "net")]
     hce: bool,
+    /// Play with this network file (as `nnue_train` writes it) instead of the built-in one.
+    #[arg(long)]
+    net: Option<std::path::PathBuf>,
     /// Where to write the positions.
     #[arg(long, default_value = "target/texel/games.txt")]
     out: std::path::PathBuf,
@@ -115,6 +119,16 @@ fn main() {
     if let Some(dir) = args.out.parent() {
         let _ = std::fs::create_dir_all(dir);
     }
+    let net = args.net.as_ref().map(|path| {
+        let read = std::fs::read(path).map_err(|e| e.to_string());
+        match read.and_then(|bytes| Network::from_bytes(&bytes).map_err(|e| e.to_string())) {
+            Ok(net) => &*Box::leak(Box::new(net)),
+            Err(e) => {
+                eprintln!("error: {}: {e}", path.display());
+                std::process::exit(1);
+            }
+        }
+    });
     let file = match std::fs::File::create(&args.out) {
         Ok(f) => f,
         Err(e) => {
@@ -133,6 +147,9 @@ fn main() {
             s.spawn(|| {
                 let mut engine = Engine::new(16);
                 engine.set_nnue(!args.hce);
+                if let Some(net) = net {
+                    engine.set_network(net);
+                }
                 loop {
                     let n = next.fetch_add(1, Ordering::SeqCst);
                     if n >= args.games {

@@ -18,7 +18,7 @@
 //! a draw unless the side to move is mated, and stalemate is a draw.
 
 use super::eval::{evaluate, has_non_pawn_material, SEE_VALUE};
-use super::nnue::{network, Accumulator};
+use super::nnue::{network, Accumulator, Network};
 use super::see::see_ge;
 use super::tt::{unpack, Bound, Table};
 use crate::rules::COUNTER_LIMIT;
@@ -239,6 +239,8 @@ struct Worker {
     accumulators: Vec<Accumulator>,
     /// Evaluate with the network (else with the hand-written evaluation).
     use_nnue: bool,
+    /// The network: the built-in one unless `Engine::set_network` chose another.
+    net: &'static Network,
 }
 
 fn boxed_zeroed<T: Copy>(value: T) -> Box<T> {
@@ -268,6 +270,7 @@ impl Worker {
             root_best: None,
             accumulators: vec![Accumulator::from_board(network(), &Board::default()); MAX_PLY + 8],
             use_nnue: true,
+            net: network(),
         }
     }
 
@@ -328,7 +331,7 @@ impl Worker {
         self.stopped = false;
         self.killers = [[None; 2]; MAX_PLY + 8];
         self.stack = [EMPTY_FRAME; MAX_PLY + 8];
-        self.accumulators[0] = Accumulator::from_board(network(), board);
+        self.accumulators[0] = Accumulator::from_board(self.net, board);
         let mut result = SearchResult {
             best: root_moves.first().copied(),
             score: 0,
@@ -424,7 +427,7 @@ impl Worker {
     fn evaluate(&self, board: &Board, ply: usize) -> i32 {
         let bare_king = board.colors(Color::White).len() == 1 || board.colors(Color::Black).len() == 1;
         if self.use_nnue && !bare_king {
-            network().evaluate(&self.accumulators[ply], board.side_to_move())
+            self.net.evaluate(&self.accumulators[ply], board.side_to_move())
         } else {
             evaluate(board)
         }
@@ -795,7 +798,7 @@ impl Worker {
                 }
             }
             let new_depth = depth - 1 + extension;
-            self.accumulators[ply + 1] = self.accumulators[ply].update(network(), board, &child);
+            self.accumulators[ply + 1] = self.accumulators[ply].update(self.net, board, &child);
             self.stack[ply].moved = Some((piece, mv.to));
             self.height += 1;
             let score = if move_count == 1 {
@@ -1029,7 +1032,7 @@ impl Worker {
             let mut child = board.clone();
             child.play_unchecked(mv);
             sh.tt.prefetch(tt_key(&child));
-            self.accumulators[ply + 1] = self.accumulators[ply].update(network(), board, &child);
+            self.accumulators[ply + 1] = self.accumulators[ply].update(self.net, board, &child);
             self.height += 1;
             let score = -self.qsearch(sh, &child, -beta, -alpha, ply + 1, pv_node);
             self.height -= 1;
@@ -1083,10 +1086,11 @@ impl Engine {
     pub fn set_threads(&mut self, n: usize) {
         let n = n.clamp(1, 256);
         self.workers.truncate(n);
-        let use_nnue = self.workers[0].use_nnue;
+        let (use_nnue, net) = (self.workers[0].use_nnue, self.workers[0].net);
         while self.workers.len() < n {
             let mut w = Worker::new(false);
             w.use_nnue = use_nnue;
+            w.net = net;
             self.workers.push(w);
         }
     }
@@ -1096,6 +1100,27 @@ impl Engine {
     pub fn set_nnue(&mut self, on: bool) {
         for w in &mut self.workers {
             w.use_nnue = on;
+        }
+    }
+
+    /// Evaluate with `net` instead of the built-in network, e.g. one read
+    /// from a file by [`Network::from_bytes`] and kept for the program's
+    /// life with `Box::leak` (the data generator plays a network it has
+    /// just trained this way).
+    ///
+    /// ```
+    /// use tabula_cumisitha::ai::{nnue::{network, Network}, Engine, Limits};
+    /// let net: &'static Network = Box::leak(Box::new(Network::from_bytes(&network().to_bytes()).unwrap()));
+    /// let mut engine = Engine::new(16);
+    /// engine.set_network(net);
+    /// let board = cozy_chess::Board::default();
+    /// let limits = Limits { depth: Some(3), ..Limits::default() };
+    /// let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    /// assert!(engine.search(&board, limits, stop, &mut |_| {}).best.is_some());
+    /// ```
+    pub fn set_network(&mut self, net: &'static Network) {
+        for w in &mut self.workers {
+            w.net = net;
         }
     }
 
