@@ -27,6 +27,8 @@ use cozy_chess::{Color, Piece, Square};
 use std::io::BufRead;
 use std::time::Instant;
 use tabula_cumisitha::ai::nnue::{feature, Network, HIDDEN, INPUTS, SCALE};
+mod common;
+use common::{at_least_one, positive, unit_interval};
 
 /// Train the Cumisitha evaluation network from `texel_datagen` positions.
 #[derive(clap::Parser)]
@@ -41,10 +43,10 @@ struct Args {
     #[arg(long, default_value_t = 2, value_parser = at_least_one::<usize>)]
     threads: usize,
     /// Weight of the search score against the game result in the target (1: the score alone).
-    #[arg(long, default_value_t = 1.0, value_parser = unit_interval)]
+    #[arg(long, default_value_t = 1.0, value_parser = unit_interval::<f32>)]
     lambda: f32,
     /// Adam's learning rate.
-    #[arg(long, default_value_t = 0.001, value_parser = positive)]
+    #[arg(long, default_value_t = 0.001, value_parser = positive::<f32>)]
     rate: f32,
     /// Seed of the starting weights and of the shuffles.
     #[arg(long, default_value_t = 1)]
@@ -52,30 +54,6 @@ struct Args {
     /// Where to write the quantised network.
     #[arg(long, default_value = "target/nnue/nnue.bin")]
     out: std::path::PathBuf,
-}
-
-/// A whole number above zero.
-fn at_least_one<T: std::str::FromStr + PartialOrd + From<u8>>(s: &str) -> Result<T, String> {
-    match s.parse::<T>() {
-        Ok(v) if v >= T::from(1) => Ok(v),
-        _ => Err(format!("'{s}' is not a whole number above zero")),
-    }
-}
-
-/// A number between 0 and 1.
-fn unit_interval(s: &str) -> Result<f32, String> {
-    match s.parse::<f32>() {
-        Ok(v) if (0.0..=1.0).contains(&v) => Ok(v),
-        _ => Err(format!("'{s}' is not a number between 0 and 1")),
-    }
-}
-
-/// A number above zero.
-fn positive(s: &str) -> Result<f32, String> {
-    match s.parse::<f32>() {
-        Ok(v) if v > 0.0 => Ok(v),
-        _ => Err(format!("'{s}' is not a number above zero")),
-    }
 }
 
 /// The positions, flat: each one's pieces as White-view feature indices.

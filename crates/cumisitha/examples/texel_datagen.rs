@@ -29,6 +29,8 @@ use tabula_cumisitha::ai::{Engine, Limits, MATE_BOUND};
 use tabula_cumisitha::notation::to_fen;
 use tabula_cumisitha::tools::arena::opening;
 use tabula_cumisitha::Cumisitha;
+mod common;
+use common::at_least_one;
 
 /// Self-play positions with the engine's scores and the games' results.
 #[derive(clap::Parser)]
@@ -57,14 +59,6 @@ struct Args {
     /// Where to write the positions.
     #[arg(long, default_value = "target/texel/games.txt")]
     out: std::path::PathBuf,
-}
-
-/// A whole number above zero.
-fn at_least_one<T: std::str::FromStr + PartialOrd + From<u8>>(s: &str) -> Result<T, String> {
-    match s.parse::<T>() {
-        Ok(v) if v >= T::from(1) => Ok(v),
-        _ => Err(format!("'{s}' is not a whole number above zero")),
-    }
 }
 
 /// Play game `number`; returns the lines to write.

@@ -16,6 +16,8 @@ use std::io::{BufRead, Write};
 use std::time::Instant;
 use tabula_cumisitha::ai::eval::{trace, GROUPS, NUM_WEIGHTS, PHASE_MAX};
 use tabula_cumisitha::ai::params::WEIGHTS;
+mod common;
+use common::{at_least_one, unit_interval};
 
 /// Tune the hand-written evaluation's weights on `texel_datagen` positions.
 #[derive(clap::Parser)]
@@ -30,7 +32,7 @@ struct Args {
     #[arg(long, default_value_t = 1.0)]
     rate: f64,
     /// Weight of the search score against the game result in the target (1: the score alone).
-    #[arg(long, default_value_t = 1.0, value_parser = unit_interval)]
+    #[arg(long, default_value_t = 1.0, value_parser = unit_interval::<f64>)]
     lambda: f64,
     /// Pull of each weight towards its starting value (L2, per 100 cp squared).
     #[arg(long, default_value_t = 0.0)]
@@ -44,22 +46,6 @@ struct Args {
     /// Read at most this many positions (all of them if not given).
     #[arg(long)]
     limit: Option<usize>,
-}
-
-/// A whole number above zero.
-fn at_least_one<T: std::str::FromStr + PartialOrd + From<u8>>(s: &str) -> Result<T, String> {
-    match s.parse::<T>() {
-        Ok(v) if v >= T::from(1) => Ok(v),
-        _ => Err(format!("'{s}' is not a whole number above zero")),
-    }
-}
-
-/// A number between 0 and 1.
-fn unit_interval(s: &str) -> Result<f64, String> {
-    match s.parse::<f64>() {
-        Ok(v) if (0.0..=1.0).contains(&v) => Ok(v),
-        _ => Err(format!("'{s}' is not a number between 0 and 1")),
-    }
 }
 
 /// The traced positions, flat.
