@@ -46,14 +46,16 @@ const LEVELS: &[Level] = &[
 ];
 
 /// The levels' ratings (random = 0, rounded to tens): the maximum-likelihood
-/// fit of a `tabula tournament` round-robin of the five levels and
-/// Stockfish 15.1 at Skill Levels 0, 4 and 8 (100 ms a move), 2 games a
-/// pair (docs/rules/cumisitha.md has the command, the crosstable, the
-/// intervals and where Stockfish's levels fall). They order the levels
-/// right but understate every gap: head to head, `medium` beat `easy` and
-/// `hard` beat `medium` 20 games of 20, and `expert` took 9 points of 10
-/// from `hard`. Measure again when a level changes.
-const LEVEL_ELO: [(&str, i32); 5] = [("random", 0), ("easy", 70), ("medium", 220), ("hard", 430), ("expert", 470)];
+/// fit of a `tabula tournament` round-robin of the five levels (with the
+/// second network, 2026-12-06) and Stockfish 15.1 at Skill Levels 0, 4
+/// and 8 (100 ms a move), 2 games a pair (docs/rules/cumisitha.md has the
+/// command, the crosstable, the intervals and where Stockfish's levels
+/// fall). They understate every gap, and the fit puts `hard` and `expert`
+/// level (466 each); `expert` is shown 10 above `hard` because it won
+/// their games, 1½–½ in the round-robin and 9 points of 10 head to head.
+/// Head to head, too, `medium` beat `easy` and `hard` beat `medium` 20
+/// games of 20. Measure again when a level changes.
+const LEVEL_ELO: [(&str, i32); 5] = [("random", 0), ("easy", 80), ("medium", 220), ("hard", 460), ("expert", 470)];
 
 /// The levels, weakest first, with their measured ratings.
 pub fn specs() -> Vec<LevelSpec> {
