@@ -21,8 +21,8 @@
 # Usage: scripts/cumisitha-nnue.sh [GAMES1] [GAMES2] [GAMES3] [NODES] [THREADS] [EPOCHS]
 #   defaults: 12000, 8600 and 8600 games, 5000 nodes a move, 2 threads,
 #   60 epochs (seeds 11, 12 and 13 for the three generations)
-# The data (about 3.7 million positions, 300 MB) stays in target/nnue/.
-# About three hours on 2 cores: 52 + 47 + 45 minutes of games, 3 + 5 + 8
+# The data (about 3.7 million positions, 220 MB) stays in target/nnue/.
+# About three hours on 2 cores: 52 + 47 + 40 minutes of games, 3 + 5 + 8
 # of training.
 set -euo pipefail
 cd "$(dirname "$0")/.."
