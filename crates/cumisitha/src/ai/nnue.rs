@@ -96,6 +96,15 @@ pub enum NetworkError {
         /// The length the header implies.
         expected: usize,
     },
+    /// An output weight is outside ±127, the bound the output's 16-bit
+    /// products rely on (the trainer clips to it).
+    #[error("output weight {index} is {value}; output weights must lie within ±127")]
+    OutputWeight {
+        /// Its index among the `2 × HIDDEN` output weights.
+        index: usize,
+        /// Its value.
+        value: i16,
+    },
 }
 
 /// All-zero feature weights, on the heap (too large for the stack).
@@ -139,8 +148,11 @@ impl Network {
             *b = words.next().unwrap_or(0);
         }
         let mut output_weights = [0i16; 2 * HIDDEN];
-        for w in output_weights.iter_mut() {
+        for (index, w) in output_weights.iter_mut().enumerate() {
             *w = words.next().unwrap_or(0);
+            if !(-127..=127).contains(w) {
+                return Err(NetworkError::OutputWeight { index, value: *w });
+            }
         }
         let tail = &bytes[FILE_BYTES - 4..];
         let output_bias = i32::from_le_bytes([tail[0], tail[1], tail[2], tail[3]]);
@@ -197,13 +209,17 @@ impl Network {
 
 /// One side's half of the output: Σ screlu(v) × w, where screlu(v) is
 /// clamp(v, 0, QA)², computed as (v × w) × v so the first product stays
-/// in 16 bits (|w| ≤ 127, v ≤ 255) and the sum in 32.
+/// in 16 bits (|w| ≤ 127, v ≤ 255) and the sum in 32. Written with the
+/// first product in `i16` and the second widened from two `i16`s so the
+/// compiler turns it into 16-bit multiplies and pair-summing `pmaddwd`
+/// (about twice as fast as 32-bit products on baseline x86-64).
 #[inline(always)]
 fn half(values: &[i16; HIDDEN], weights: &[i16]) -> i32 {
     let mut sum = 0i32;
-    for (v, w) in values.iter().zip(weights) {
-        let v = (*v).clamp(0, QA as i16) as i32;
-        sum += (v * *w as i32) * v;
+    for (v, w) in values.iter().zip(&weights[..HIDDEN]) {
+        let v = (*v).clamp(0, QA as i16);
+        let vw = v.wrapping_mul(*w);
+        sum = sum.wrapping_add(vw as i32 * v as i32);
     }
     sum
 }
@@ -241,36 +257,89 @@ impl Accumulator {
         }
     }
 
-    /// Remove a piece from both sides' views.
-    #[inline(always)]
-    fn sub(&mut self, net: &Network, color: Color, piece: Piece, sq: Square) {
-        for side in [Color::White, Color::Black] {
-            let column = &net.feature_weights[feature(side, color, piece, sq)];
-            for (v, w) in self.values[side as usize].iter_mut().zip(column) {
-                *v = v.wrapping_sub(*w);
-            }
-        }
-    }
-
     /// The accumulator of `after`, from this one of `before`: whatever
     /// move (or null move) led from one to the other, only the pieces that
     /// differ are updated.
+    ///
+    /// The changed pieces are gathered first and applied in one pass per
+    /// side that reads this accumulator and writes the new one, instead of
+    /// copying it and then updating the copy once per piece: the update
+    /// runs at every node, and the extra passes over memory were most of
+    /// its cost.
     #[inline]
     pub fn update(&self, net: &Network, before: &Board, after: &Board) -> Accumulator {
-        let mut acc = *self;
+        // At most two pieces appear (castling) and two disappear (castling,
+        // or a capture by a promotion: pawn and victim); the null move
+        // changes none.
+        let mut added = [(Color::White, Piece::Pawn, Square::A1); 2];
+        let mut removed = [(Color::White, Piece::Pawn, Square::A1); 2];
+        let (mut n_added, mut n_removed) = (0, 0);
+        let mut overflow = false;
         for color in [Color::White, Color::Black] {
-            let changed = before.colors(color) ^ after.colors(color);
-            if changed.is_empty() {
+            // Every change of a colour's pieces moves one of its squares
+            // (a move, a capture, a promotion), so a colour whose squares
+            // are the same has the same pieces.
+            if (before.colors(color) ^ after.colors(color)).is_empty() {
                 continue;
             }
             for piece in Piece::ALL {
                 let was = before.colored_pieces(color, piece);
                 let now = after.colored_pieces(color, piece);
                 for sq in was & !now {
-                    acc.sub(net, color, piece, sq);
+                    if n_removed < 2 {
+                        removed[n_removed] = (color, piece, sq);
+                    } else {
+                        overflow = true;
+                    }
+                    n_removed += 1;
                 }
                 for sq in now & !was {
-                    acc.add(net, color, piece, sq);
+                    if n_added < 2 {
+                        added[n_added] = (color, piece, sq);
+                    } else {
+                        overflow = true;
+                    }
+                    n_added += 1;
+                }
+            }
+        }
+        if overflow {
+            // Not a single move apart (never in the search): rebuild.
+            return Accumulator::from_board(net, after);
+        }
+        let mut acc = Accumulator { values: [[0; HIDDEN]; 2] };
+        for side in [Color::White, Color::Black] {
+            let column =
+                |(color, piece, sq): (Color, Piece, Square)| &net.feature_weights[feature(side, color, piece, sq)];
+            let old = &self.values[side as usize];
+            let new = &mut acc.values[side as usize];
+            match (n_added, n_removed) {
+                (1, 1) => {
+                    let (a, r) = (column(added[0]), column(removed[0]));
+                    for i in 0..HIDDEN {
+                        new[i] = old[i].wrapping_add(a[i]).wrapping_sub(r[i]);
+                    }
+                }
+                (1, 2) => {
+                    let (a, r1, r2) = (column(added[0]), column(removed[0]), column(removed[1]));
+                    for i in 0..HIDDEN {
+                        new[i] = old[i].wrapping_add(a[i]).wrapping_sub(r1[i]).wrapping_sub(r2[i]);
+                    }
+                }
+                _ => {
+                    *new = *old;
+                    for &piece in &added[..n_added] {
+                        let a = column(piece);
+                        for i in 0..HIDDEN {
+                            new[i] = new[i].wrapping_add(a[i]);
+                        }
+                    }
+                    for &piece in &removed[..n_removed] {
+                        let r = column(piece);
+                        for i in 0..HIDDEN {
+                            new[i] = new[i].wrapping_sub(r[i]);
+                        }
+                    }
                 }
             }
         }
@@ -302,6 +371,13 @@ mod tests {
         let mut other = net.to_bytes();
         other[8] = 64;
         assert_eq!(Network::from_bytes(&other).err(), Some(NetworkError::Hidden { found: 64 }));
+        // The last output weight, just before the 4-byte bias.
+        let mut other = net.to_bytes();
+        other[FILE_BYTES - 6..FILE_BYTES - 4].copy_from_slice(&128i16.to_le_bytes());
+        assert_eq!(
+            Network::from_bytes(&other).err(),
+            Some(NetworkError::OutputWeight { index: 2 * HIDDEN - 1, value: 128 })
+        );
     }
 
     #[test]
@@ -325,6 +401,20 @@ mod tests {
             assert_eq!(net.evaluate(&acc, next.side_to_move()), net.evaluate(&fresh, next.side_to_move()));
             board = next;
         }
+        // A plain capture, then a promotion without one.
+        let mut board: Board = "4k3/1P6/8/3p4/4P3/8/8/4K3 w - - 0 1".parse().unwrap();
+        let mut acc = Accumulator::from_board(net, &board);
+        for mv in ["e4d5", "e8d7", "b7b8n"] {
+            let mut next = board.clone();
+            next.play(cozy_chess::util::parse_uci_move(&next, mv).unwrap());
+            acc = acc.update(net, &board, &next);
+            assert_eq!(acc.values, Accumulator::from_board(net, &next).values, "after {mv}");
+            board = next;
+        }
+        // Positions more than one move apart are rebuilt, not patched.
+        let far: Board = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1".parse().unwrap();
+        let acc = Accumulator::from_board(net, &Board::default()).update(net, &Board::default(), &far);
+        assert_eq!(acc.values, Accumulator::from_board(net, &far).values);
     }
 
     #[test]
