@@ -47,18 +47,17 @@ const LEVELS: &[Level] = &[
 
 /// The levels' ratings (random = 0, rounded to tens): the maximum-likelihood
 /// fit of a `tabula tournament` round-robin of the five levels (with the
-/// second network, 2026-12-06) and Stockfish 15.1 at Skill Levels 0, 4
-/// and 8 (100 ms a move), 2 games a pair (docs/rules/cumisitha.md has the
-/// command, the crosstable, the intervals and where Stockfish's levels
-/// fall). They understate every gap, and the fit puts `hard` and `expert`
-/// level (466 each); `expert` is shown 10 above `hard` because it won
-/// their games, 1½–½ in the round-robin and 9 points of 10 head to head
-/// (that match with the hand-written evaluation). The third network, the
-/// one compiled in since, is about +44 Elo over the second in self-play;
-/// the round-robin has not been run again with it.
-/// Head to head, too, `medium` beat `easy` and `hard` beat `medium` 20
-/// games of 20. Measure again when a level changes.
-const LEVEL_ELO: [(&str, i32); 5] = [("random", 0), ("easy", 80), ("medium", 220), ("hard", 460), ("expert", 470)];
+/// third network, the one compiled in, 2026-12-06) and Stockfish 15.1 at
+/// Skill Levels 0, 4 and 8 (100 ms a move), 2 games a pair
+/// (docs/rules/cumisitha.md has the command, the crosstable, the intervals
+/// and where Stockfish's levels fall). They understate every gap. The fit
+/// puts `hard` (513 ± 126) above `expert` (419 ± 117), which lost their
+/// two games ½–1½; `expert`, the same engine with five times the time, is
+/// shown 10 above `hard` because it won their games in the run before (1½–½)
+/// and 9 points of 10 head to head (that match with the hand-written
+/// evaluation). Head to head, too, `medium` beat `easy` and `hard` beat
+/// `medium` 20 games of 20. Measure again when a level changes.
+const LEVEL_ELO: [(&str, i32); 5] = [("random", 0), ("easy", 120), ("medium", 190), ("hard", 510), ("expert", 520)];
 
 /// The levels, weakest first, with their measured ratings.
 pub fn specs() -> Vec<LevelSpec> {
