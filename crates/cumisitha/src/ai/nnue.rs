@@ -212,7 +212,8 @@ impl Network {
 /// in 16 bits (|w| ≤ 127, v ≤ 255) and the sum in 32. Written with the
 /// first product in `i16` and the second widened from two `i16`s so the
 /// compiler turns it into 16-bit multiplies and pair-summing `pmaddwd`
-/// (about twice as fast as 32-bit products on baseline x86-64).
+/// (baseline x86-64 has no 32-bit vector multiply; the `i32` form was
+/// emulated with `pmuludq` and shuffles).
 #[inline(always)]
 fn half(values: &[i16; HIDDEN], weights: &[i16]) -> i32 {
     let mut sum = 0i32;
