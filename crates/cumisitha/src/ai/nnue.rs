@@ -258,24 +258,36 @@ impl Accumulator {
         }
     }
 
+    /// Remove a piece from both sides' views.
+    #[inline(always)]
+    fn sub(&mut self, net: &Network, color: Color, piece: Piece, sq: Square) {
+        for side in [Color::White, Color::Black] {
+            let column = &net.feature_weights[feature(side, color, piece, sq)];
+            for (v, w) in self.values[side as usize].iter_mut().zip(column) {
+                *v = v.wrapping_sub(*w);
+            }
+        }
+    }
+
     /// The accumulator of `after`, from this one of `before`: whatever
     /// move (or null move) led from one to the other, only the pieces that
     /// differ are updated.
     ///
-    /// The changed pieces are gathered first and applied in one pass per
-    /// side that reads this accumulator and writes the new one, instead of
-    /// copying it and then updating the copy once per piece: the update
-    /// runs at every node, and the extra passes over memory were most of
-    /// its cost.
+    /// The changed pieces are gathered first. A quiet move (one piece
+    /// added, one removed) and a capture (one added, two removed) are then
+    /// applied in one pass per side that reads this accumulator and writes
+    /// the new one, instead of copying it and then updating the copy once
+    /// per piece: the update runs at every node, and the extra passes over
+    /// memory were most of its cost.
     #[inline]
     pub fn update(&self, net: &Network, before: &Board, after: &Board) -> Accumulator {
         // At most two pieces appear (castling) and two disappear (castling,
         // or a capture by a promotion: pawn and victim); the null move
-        // changes none.
+        // changes none. The counts go on past two, to see boards that are
+        // further apart.
         let mut added = [(Color::White, Piece::Pawn, Square::A1); 2];
         let mut removed = [(Color::White, Piece::Pawn, Square::A1); 2];
         let (mut n_added, mut n_removed) = (0, 0);
-        let mut overflow = false;
         for color in [Color::White, Color::Black] {
             // Every change of a colour's pieces moves one of its squares
             // (a move, a capture, a promotion), so a colour whose squares
@@ -287,64 +299,55 @@ impl Accumulator {
                 let was = before.colored_pieces(color, piece);
                 let now = after.colored_pieces(color, piece);
                 for sq in was & !now {
-                    if n_removed < 2 {
-                        removed[n_removed] = (color, piece, sq);
-                    } else {
-                        overflow = true;
+                    if let Some(slot) = removed.get_mut(n_removed) {
+                        *slot = (color, piece, sq);
                     }
                     n_removed += 1;
                 }
                 for sq in now & !was {
-                    if n_added < 2 {
-                        added[n_added] = (color, piece, sq);
-                    } else {
-                        overflow = true;
+                    if let Some(slot) = added.get_mut(n_added) {
+                        *slot = (color, piece, sq);
                     }
                     n_added += 1;
                 }
             }
         }
-        if overflow {
-            // Not a single move apart (never in the search): rebuild.
-            return Accumulator::from_board(net, after);
-        }
-        let mut acc = Accumulator { values: [[0; HIDDEN]; 2] };
-        for side in [Color::White, Color::Black] {
-            let column =
-                |(color, piece, sq): (Color, Piece, Square)| &net.feature_weights[feature(side, color, piece, sq)];
-            let old = &self.values[side as usize];
-            let new = &mut acc.values[side as usize];
-            match (n_added, n_removed) {
-                (1, 1) => {
+        match (n_added, n_removed) {
+            (1, 1) | (1, 2) => {
+                let mut acc = Accumulator { values: [[0; HIDDEN]; 2] };
+                for side in [Color::White, Color::Black] {
+                    let column = |(color, piece, sq): (Color, Piece, Square)| {
+                        &net.feature_weights[feature(side, color, piece, sq)]
+                    };
+                    let (old, new) = (&self.values[side as usize], &mut acc.values[side as usize]);
                     let (a, r) = (column(added[0]), column(removed[0]));
-                    for i in 0..HIDDEN {
-                        new[i] = old[i].wrapping_add(a[i]).wrapping_sub(r[i]);
-                    }
-                }
-                (1, 2) => {
-                    let (a, r1, r2) = (column(added[0]), column(removed[0]), column(removed[1]));
-                    for i in 0..HIDDEN {
-                        new[i] = old[i].wrapping_add(a[i]).wrapping_sub(r1[i]).wrapping_sub(r2[i]);
-                    }
-                }
-                _ => {
-                    *new = *old;
-                    for &piece in &added[..n_added] {
-                        let a = column(piece);
+                    if n_removed == 1 {
                         for i in 0..HIDDEN {
-                            new[i] = new[i].wrapping_add(a[i]);
+                            new[i] = old[i].wrapping_add(a[i]).wrapping_sub(r[i]);
                         }
-                    }
-                    for &piece in &removed[..n_removed] {
-                        let r = column(piece);
+                    } else {
+                        let r2 = column(removed[1]);
                         for i in 0..HIDDEN {
-                            new[i] = new[i].wrapping_sub(r[i]);
+                            new[i] = old[i].wrapping_add(a[i]).wrapping_sub(r[i]).wrapping_sub(r2[i]);
                         }
                     }
                 }
+                acc
             }
+            // Castling, the null move: rare enough to patch a copy.
+            (0..=2, 0..=2) => {
+                let mut acc = *self;
+                for &(color, piece, sq) in &added[..n_added] {
+                    acc.add(net, color, piece, sq);
+                }
+                for &(color, piece, sq) in &removed[..n_removed] {
+                    acc.sub(net, color, piece, sq);
+                }
+                acc
+            }
+            // Not a single move apart (never in the search): rebuild.
+            _ => Accumulator::from_board(net, after),
         }
-        acc
     }
 }
 
