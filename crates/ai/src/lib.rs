@@ -12,7 +12,7 @@ pub mod random;
 pub use alphabeta::{AlphaBeta, AlphaBetaConfig, Evaluator};
 pub use levels::Budget;
 pub use mcts::{Mcts, MctsConfig, Parallelism, Policy, RandomPolicy};
-pub use random::RandomAgent;
+pub use random::{RandomAgent, WithRandomMoves};
 
 /// The random generator every AI uses: small, fast and seedable, so a seed
 /// makes a whole match reproducible.

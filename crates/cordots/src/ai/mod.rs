@@ -105,6 +105,7 @@ pub const LEVEL_FORMS: &[&str] = &[
     "alphabeta-no-null:MS",
     "alphabeta-no-contempt:MS",
     "alphabeta-baseline:MS",
+    "alphabeta-depth:N[:P]",
 ];
 
 /// An agent for a level (or a plain-UCT baseline); `None` for an unknown level.
@@ -121,6 +122,19 @@ pub fn new_agent(level: &str, seed: u64) -> Option<Box<dyn Agent<Cordots>>> {
         // `alphabeta-no-contempt:MS` scoring draws 0, `alphabeta-baseline:MS`
         // without all three: the search of the levels before): for matches
         // at equal time that measure what each is worth.
+        // The levels' search to a fixed depth, at most 2 s a move (as
+        // `expert`), a random move P% of the time: the rungs a level ladder
+        // is measured with, the same strength on any machine.
+        _ if level.starts_with("alphabeta-depth:") => {
+            let (depth, share) = depth_and_share(&level["alphabeta-depth:".len()..])?;
+            let mut ab = alphabeta(2_000);
+            ab.config.max_depth = depth;
+            if share > 0.0 {
+                Box::new(tabula_ai::WithRandomMoves::<Cordots>::new(Box::new(ab), share, seed))
+            } else {
+                Box::new(ab)
+            }
+        }
         _ if level.starts_with("alphabeta") => {
             let (kind, ms) = level.split_once(':')?;
             let ms: u64 = ms.parse().ok().filter(|&ms| (1..=600_000).contains(&ms))?;
@@ -141,6 +155,17 @@ pub fn new_agent(level: &str, seed: u64) -> Option<Box<dyn Agent<Cordots>>> {
         // The plain-UCT baselines (`uct:MS`, `uct-iter:N`) every game accepts.
         _ => return tabula_ai::levels::plain_uct(level, seed),
     })
+}
+
+/// `N[:P]`: a depth of 1 to 30 and a share of random moves of P% (0 to
+/// 100, default 0); `None` if malformed.
+fn depth_and_share(spec: &str) -> Option<(u32, f64)> {
+    let (depth, percent) = match spec.split_once(':') {
+        Some((d, p)) => (d, p.parse::<u32>().ok().filter(|&p| p <= 100)?),
+        None => (spec, 0),
+    };
+    let depth = depth.parse::<u32>().ok().filter(|d| (1..=30).contains(d))?;
+    Some((depth, f64::from(percent) / 100.0))
 }
 
 #[cfg(test)]
@@ -196,6 +221,20 @@ mod tests {
             "alphabeta-baseline:50",
         ] {
             assert!(new_agent(spec, 1).is_some(), "{spec}");
+        }
+        for spec in ["alphabeta-depth:3", "alphabeta-depth:1:30", "alphabeta-depth:30:100"] {
+            let mut agent = new_agent(spec, 1).unwrap_or_else(|| panic!("{spec}"));
+            assert!(moves.contains(&agent.choose(&g, &ThinkContext::default())), "{spec}");
+        }
+        assert!(new_agent("alphabeta-depth:2:50", 1).unwrap().describe().contains("50%"));
+        for spec in [
+            "alphabeta-depth:0",
+            "alphabeta-depth:31",
+            "alphabeta-depth:3:101",
+            "alphabeta-depth:3:",
+            "alphabeta-depth:",
+        ] {
+            assert!(new_agent(spec, 1).is_none(), "{spec}");
         }
         for spec in ["alphabeta", "alphabeta:", "alphabeta:0", "alphabeta:x", "alphabeta-fast:50"] {
             assert!(new_agent(spec, 1).is_none(), "{spec}");
