@@ -125,7 +125,7 @@ export async function lobbyPage(root) {
     description.textContent = game.description;
     mount(optionsBox, game.options.map((opt) => optionField(opt)));
     optionsSet.hidden = game.options.length === 0;
-    mount(levelSelect, game.levels.map((l) => h('option', { value: l.id, selected: l.id === game.default_level, title: l.description }, l.elo == null ? title(l.id) : `${title(l.id)} (Elo ${l.elo})`)));
+    mount(levelSelect, game.levels.map((l) => h('option', { value: l.id, selected: l.id === game.default_level, title: l.description }, l.elo == null ? levelName(l.id) : `${levelName(l.id)} (Elo ${l.elo})`)));
     mount(sideSelect,
       h('option', { value: 'random' }, 'Random'),
       game.players.map((p, i) => h('option', { value: String(i) }, `${title(p)}${i === 0 ? ' (moves first)' : ''}`)));
@@ -305,6 +305,11 @@ export async function lobbyPage(root) {
  * seconds neither moves the keyboard focus nor replaces a button under the
  * pointer. `self`: `draw` fills the node itself.
  */
+/** A level's label: `level-7` reads "Level 7", `hard` "Hard". */
+function levelName(id) {
+  return title(id.replace(/-/g, ' '));
+}
+
 const drawnKeys = new WeakMap();
 function redraw(node, data, draw, { self = false } = {}) {
   const key = JSON.stringify(data);

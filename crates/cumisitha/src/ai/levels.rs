@@ -1,5 +1,7 @@
-//! AI levels for `tabula play`/`match` and the server. Every level but
-//! `random` is the alpha-beta engine with a depth and time budget; the agent
+//! AI levels for `tabula play`/`match` and the server: a ladder of rungs
+//! about 75% apart, each the alpha-beta engine with a depth or time budget
+//! and, at the bottom, a share of random moves (and `random` below them all);
+//! the agent
 //! keeps its transposition table between moves and honours the caller's
 //! clock, deadline, stop flag and threads (Lazy SMP) through
 //! [`ThinkContext`].
@@ -26,6 +28,25 @@ struct Level {
     description: &'static str,
 }
 
+/// A rung of the ladder that searches to a fixed depth, at most `millis`
+/// a move (the same cap as `depth:N[:P]`, so a rung plays exactly as the
+/// spec it was measured as), a random move `blunder` of the time.
+const fn rung(id: &'static str, depth: i32, blunder: f64, description: &'static str) -> Level {
+    Level { id, depth: Some(depth), millis: DEPTH_FORM_MILLIS, blunder, description }
+}
+
+/// The time cap of the fixed-depth rungs and of `depth:N[:P]`: a rung is
+/// its depth on any machine, but never thinks longer than `hard`.
+const DEPTH_FORM_MILLIS: u64 = 1000;
+
+/// The ladder, weakest first. Each rung beats the one below it about 75% of
+/// the time (measured head to head, docs/rules/cumisitha.md). Below the
+/// one-ply search, strength is set by how often it plays a random move; above
+/// it, by the depth, one ply a rung up to depth 10 and two plies after that,
+/// where a ply is worth less; `hard` and `expert` think by time. The four
+/// familiar names sit on the rungs they always named (`easy` the one-ply
+/// search with 30% random moves, `medium` depth 4, `hard` 1 s a move,
+/// `expert` 5 s a move); the other rungs are numbered by their place.
 const LEVELS: &[Level] = &[
     Level {
         id: "easy",
@@ -34,6 +55,10 @@ const LEVELS: &[Level] = &[
         blunder: 0.3,
         description: "one-ply search, a random move 30% of the time",
     },
+    rung("level-2", 1, 0.2, "one-ply search, a random move 20% of the time"),
+    rung("level-3", 1, 0.1, "one-ply search, a random move 10% of the time"),
+    rung("level-4", 1, 0.04, "one-ply search, a random move 4% of the time"),
+    rung("level-5", 1, 0.0, "one-ply search (and its capture search)"),
     Level {
         id: "medium",
         depth: Some(4),
@@ -41,23 +66,47 @@ const LEVELS: &[Level] = &[
         blunder: 0.0,
         description: "alpha-beta to depth 4 (at most 0.2 s)",
     },
+    rung("level-7", 5, 0.0, "alpha-beta to depth 5"),
+    rung("level-8", 6, 0.0, "alpha-beta to depth 6"),
+    rung("level-9", 7, 0.0, "alpha-beta to depth 7"),
+    rung("level-10", 8, 0.0, "alpha-beta to depth 8"),
+    rung("level-11", 9, 0.0, "alpha-beta to depth 9"),
+    rung("level-12", 10, 0.0, "alpha-beta to depth 10"),
+    rung("level-13", 12, 0.0, "alpha-beta to depth 12"),
+    rung("level-14", 14, 0.0, "alpha-beta to depth 14"),
+    rung("level-15", 16, 0.0, "alpha-beta to depth 16 (at most 1 s)"),
     Level { id: "hard", depth: None, millis: 1000, blunder: 0.0, description: "alpha-beta, 1 s per move" },
     Level { id: "expert", depth: None, millis: 5000, blunder: 0.0, description: "alpha-beta, 5 s per move" },
 ];
 
-/// The levels' ratings (random = 0, rounded to tens): the maximum-likelihood
-/// fit of a `tabula tournament` round-robin of the five levels (with the
-/// third network, the one compiled in, 2026-12-06) and Stockfish 15.1 at
-/// Skill Levels 0, 4 and 8 (100 ms a move), 2 games a pair
-/// (docs/rules/cumisitha.md has the command, the crosstable, the intervals
-/// and where Stockfish's levels fall). They understate every gap. The fit
-/// puts `hard` (513 ± 126) above `expert` (419 ± 117), which lost their
-/// two games ½–1½; `expert`, the same engine with five times the time, is
-/// shown 10 above `hard` because it won their games in the run before (1½–½)
-/// and 9 points of 10 head to head (that match with the hand-written
-/// evaluation). Head to head, too, `medium` beat `easy` and `hard` beat
-/// `medium` 20 games of 20. Measure again when a level changes.
-const LEVEL_ELO: [(&str, i32); 5] = [("random", 0), ("easy", 120), ("medium", 190), ("hard", 510), ("expert", 520)];
+/// The levels' ratings (random = 0): each rung's head-to-head result
+/// against the rung below it (100 games a pair up to depth 8, 60 to depth
+/// 10, 40 above; 4-ply random openings, both colours), added up from
+/// `random` (docs/rules/cumisitha.md has every match and its command). A
+/// maximum-likelihood fit of games between neighbours only is exactly this
+/// chain; a round-robin of rungs this far apart would be won by the higher
+/// rung nearly every game and leave the fit to its prior. Measure again
+/// when a rung changes.
+const LEVEL_ELO: [(&str, i32); 18] = [
+    ("random", 0),
+    ("easy", 680),
+    ("level-2", 880),
+    ("level-3", 1050),
+    ("level-4", 1220),
+    ("level-5", 1430),
+    ("medium", 1600),
+    ("level-7", 1720),
+    ("level-8", 1930),
+    ("level-9", 2150),
+    ("level-10", 2350),
+    ("level-11", 2630),
+    ("level-12", 2850),
+    ("level-13", 3130),
+    ("level-14", 3350),
+    ("level-15", 3550),
+    ("hard", 3750),
+    ("expert", 4130),
+];
 
 /// The levels, weakest first, with their measured ratings.
 pub fn specs() -> Vec<LevelSpec> {
@@ -100,7 +149,7 @@ fn depth_form(spec: &str) -> Option<Level> {
     Some(Level {
         id: "depth",
         depth: Some(depth),
-        millis: 1000,
+        millis: DEPTH_FORM_MILLIS,
         blunder: f64::from(percent) / 100.0,
         description: "alpha-beta to a fixed depth",
     })
@@ -170,5 +219,28 @@ mod tests {
         tabula_core::conformance::check_level_ratings(&levels, &LEVEL_ELO).unwrap();
         // Weakest first: each level rates above the one before it.
         assert!(levels.windows(2).all(|w| w[0].elo < w[1].elo), "{levels:?}");
+    }
+
+    #[test]
+    fn the_ladder_only_ever_gets_stronger_and_every_rung_plays() {
+        // Up the ladder a rung never searches less deep nor plays more
+        // random moves than the one below, so its measured step cannot be
+        // an accident of the table's order.
+        for w in LEVELS.windows(2) {
+            let (lo, hi) = (w[0], w[1]);
+            assert!(hi.blunder <= lo.blunder, "{} blunders more than {}", hi.id, lo.id);
+            match (lo.depth, hi.depth) {
+                (Some(a), Some(b)) => assert!(b >= a, "{} is shallower than {}", hi.id, lo.id),
+                (None, Some(_)) => panic!("{} is a depth rung above a timed one", hi.id),
+                (_, None) => assert!(hi.millis >= lo.millis, "{} thinks less than {}", hi.id, lo.id),
+            }
+        }
+        let start = Cumisitha::from_board(cozy_chess::Board::default());
+        let mut moves = Vec::new();
+        start.legal_moves(&mut moves);
+        for level in specs().iter().filter(|l| !["hard", "expert"].contains(&l.id.as_str())) {
+            let mut agent = agent(&level.id, 1).unwrap_or_else(|| panic!("{} has no agent", level.id));
+            assert!(moves.contains(&agent.choose(&start, &ThinkContext::default())), "{}", level.id);
+        }
     }
 }
