@@ -103,7 +103,7 @@ const LEVEL_ELO: [(&str, i32); 18] = [
     ("level-12", 2850),
     ("level-13", 3130),
     ("level-14", 3350),
-    ("level-15", 3550),
+    ("level-15", 3500),
     ("hard", 3750),
     ("expert", 4130),
 ];
