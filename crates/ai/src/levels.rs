@@ -63,6 +63,26 @@ pub fn generic_agent_with<G: Game, P: Policy<G> + 'static>(
     Some(Box::new(Mcts::new(mcts_config(budget, seed), policy())))
 }
 
+/// `N[:P]`, the tail of a fixed-depth spec (Cumisitha's `depth:N[:P]`,
+/// Cordots's `alphabeta-depth:N[:P]`): a depth of 1 to 30 and a share of
+/// random moves of P% (0 to 100, default 0); `None` if malformed.
+///
+/// ```
+/// use tabula_ai::levels::depth_and_share;
+/// assert_eq!(depth_and_share("6"), Some((6, 0.0)));
+/// assert_eq!(depth_and_share("1:30"), Some((1, 0.3)));
+/// assert_eq!(depth_and_share("31"), None);
+/// assert_eq!(depth_and_share("3:101"), None);
+/// ```
+pub fn depth_and_share(spec: &str) -> Option<(u32, f64)> {
+    let (depth, percent) = match spec.split_once(':') {
+        Some((d, p)) => (d, p.parse::<u32>().ok().filter(|&p| p <= 100)?),
+        None => (spec, 0),
+    };
+    let depth = depth.parse::<u32>().ok().filter(|d| (1..=30).contains(d))?;
+    Some((depth, f64::from(percent) / 100.0))
+}
+
 /// The specs [`plain_uct`] takes, as help and error messages write them.
 pub const PLAIN_UCT_FORMS: [&str; 2] = ["uct:MS", "uct-iter:N"];
 

@@ -116,17 +116,11 @@ pub fn new_agent(level: &str, seed: u64) -> Option<Box<dyn Agent<Cordots>>> {
         "medium" => Box::new(alphabeta(500)),
         "hard" => Box::new(alphabeta(1_000)),
         "expert" => Box::new(alphabeta(2_000)),
-        // The levels' search at any time per move (`alphabeta:MS`), and
-        // without what 2026-12-03 added (`alphabeta-no-lmr:MS` without late
-        // move reductions, `alphabeta-no-null:MS` without null moves,
-        // `alphabeta-no-contempt:MS` scoring draws 0, `alphabeta-baseline:MS`
-        // without all three: the search of the levels before): for matches
-        // at equal time that measure what each is worth.
         // The levels' search to a fixed depth, at most 2 s a move (as
         // `expert`), a random move P% of the time: the rungs a level ladder
         // is measured with, the same strength on any machine.
         _ if level.starts_with("alphabeta-depth:") => {
-            let (depth, share) = depth_and_share(&level["alphabeta-depth:".len()..])?;
+            let (depth, share) = tabula_ai::levels::depth_and_share(&level["alphabeta-depth:".len()..])?;
             let mut ab = alphabeta(2_000);
             ab.config.max_depth = depth;
             if share > 0.0 {
@@ -135,6 +129,12 @@ pub fn new_agent(level: &str, seed: u64) -> Option<Box<dyn Agent<Cordots>>> {
                 Box::new(ab)
             }
         }
+        // The levels' search at any time per move (`alphabeta:MS`), and
+        // without what 2026-12-03 added (`alphabeta-no-lmr:MS` without late
+        // move reductions, `alphabeta-no-null:MS` without null moves,
+        // `alphabeta-no-contempt:MS` scoring draws 0, `alphabeta-baseline:MS`
+        // without all three: the search of the levels before): for matches
+        // at equal time that measure what each is worth.
         _ if level.starts_with("alphabeta") => {
             let (kind, ms) = level.split_once(':')?;
             let ms: u64 = ms.parse().ok().filter(|&ms| (1..=600_000).contains(&ms))?;
@@ -155,17 +155,6 @@ pub fn new_agent(level: &str, seed: u64) -> Option<Box<dyn Agent<Cordots>>> {
         // The plain-UCT baselines (`uct:MS`, `uct-iter:N`) every game accepts.
         _ => return tabula_ai::levels::plain_uct(level, seed),
     })
-}
-
-/// `N[:P]`: a depth of 1 to 30 and a share of random moves of P% (0 to
-/// 100, default 0); `None` if malformed.
-fn depth_and_share(spec: &str) -> Option<(u32, f64)> {
-    let (depth, percent) = match spec.split_once(':') {
-        Some((d, p)) => (d, p.parse::<u32>().ok().filter(|&p| p <= 100)?),
-        None => (spec, 0),
-    };
-    let depth = depth.parse::<u32>().ok().filter(|d| (1..=30).contains(d))?;
-    Some((depth, f64::from(percent) / 100.0))
 }
 
 #[cfg(test)]

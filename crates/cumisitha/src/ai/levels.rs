@@ -133,24 +133,19 @@ pub fn agent(level: &str, seed: u64) -> Option<Box<dyn Agent<Cumisitha>>> {
 
 /// The specs [`agent`] takes besides the levels: the plain-UCT baselines,
 /// and `depth:N[:P]`, the levels' alpha-beta to depth N (1 to 30, at most
-/// 1 s a move) playing a random move P% of the time (default 0), to place
-/// new levels between the old ones.
+/// 1 s a move) playing a random move P% of the time (default 0), the form
+/// most rungs of the ladder are made of.
 pub const LEVEL_FORMS: [&str; 3] =
     [tabula_ai::levels::PLAIN_UCT_FORMS[0], tabula_ai::levels::PLAIN_UCT_FORMS[1], "depth:N[:P]"];
 
 /// `depth:N[:P]` as a level; `None` if malformed.
 fn depth_form(spec: &str) -> Option<Level> {
-    let rest = spec.strip_prefix("depth:")?;
-    let (depth, percent) = match rest.split_once(':') {
-        Some((d, p)) => (d, p.parse::<u32>().ok().filter(|&p| p <= 100)?),
-        None => (rest, 0),
-    };
-    let depth = depth.parse::<i32>().ok().filter(|d| (1..=30).contains(d))?;
+    let (depth, blunder) = tabula_ai::levels::depth_and_share(spec.strip_prefix("depth:")?)?;
     Some(Level {
         id: "depth",
-        depth: Some(depth),
+        depth: Some(depth as i32),
         millis: DEPTH_FORM_MILLIS,
-        blunder: f64::from(percent) / 100.0,
+        blunder,
         description: "alpha-beta to a fixed depth",
     })
 }
