@@ -81,7 +81,8 @@ const LEVELS: &[Level] = &[
 
 /// The levels' ratings (random = 0): each rung's head-to-head result
 /// against the rung below it (100 games a pair up to depth 8, 60 to depth
-/// 10, 40 above; 4-ply random openings, both colours), added up from
+/// 10, 40 above and 20 for `expert`; 4-ply random openings, both
+/// colours), added up from
 /// `random` (docs/rules/cumisitha.md has every match and its command). A
 /// maximum-likelihood fit of games between neighbours only is exactly this
 /// chain; a round-robin of rungs this far apart would be won by the higher
@@ -126,17 +127,19 @@ pub fn agent(level: &str, seed: u64) -> Option<Box<dyn Agent<Cumisitha>>> {
     }
     let level = match LEVELS.iter().find(|l| l.id == level) {
         Some(l) => *l,
-        None => depth_form(level)?,
+        None => depth_form(level).or_else(|| time_form(level))?,
     };
     Some(Box::new(EngineAgent { engine: Engine::new(32), level, rng: SmallRng::seed_from_u64(seed) }))
 }
 
-/// The specs [`agent`] takes besides the levels: the plain-UCT baselines,
-/// and `depth:N[:P]`, the levels' alpha-beta to depth N (1 to 30, at most
-/// 1 s a move) playing a random move P% of the time (default 0), the form
-/// most rungs of the ladder are made of.
-pub const LEVEL_FORMS: [&str; 3] =
-    [tabula_ai::levels::PLAIN_UCT_FORMS[0], tabula_ai::levels::PLAIN_UCT_FORMS[1], "depth:N[:P]"];
+/// The specs [`agent`] takes besides the levels: the plain-UCT baselines;
+/// `depth:N[:P]`, the levels' alpha-beta to depth N (1 to 30, at most 1 s a
+/// move) playing a random move P% of the time (default 0), the form most
+/// rungs of the ladder are made of; and `alphabeta:MS`, the alpha-beta of
+/// `hard` and `expert` at MS milliseconds a move (1 to 600,000), to measure
+/// a timed rung before it is one.
+pub const LEVEL_FORMS: [&str; 4] =
+    [tabula_ai::levels::PLAIN_UCT_FORMS[0], tabula_ai::levels::PLAIN_UCT_FORMS[1], "depth:N[:P]", "alphabeta:MS"];
 
 /// `depth:N[:P]` as a level; `None` if malformed.
 fn depth_form(spec: &str) -> Option<Level> {
@@ -148,6 +151,12 @@ fn depth_form(spec: &str) -> Option<Level> {
         blunder,
         description: "alpha-beta to a fixed depth",
     })
+}
+
+/// `alphabeta:MS` as a level; `None` if malformed.
+fn time_form(spec: &str) -> Option<Level> {
+    let millis = spec.strip_prefix("alphabeta:")?.parse::<u64>().ok().filter(|ms| (1..=600_000).contains(ms))?;
+    Some(Level { id: "alphabeta", depth: None, millis, blunder: 0.0, description: "alpha-beta by time" })
 }
 
 /// The alpha-beta engine at a level.
@@ -183,6 +192,7 @@ impl Agent<Cumisitha> for EngineAgent {
                 l.depth.unwrap_or(0),
                 (l.blunder * 100.0).round()
             ),
+            "alphabeta" => format!("cumisitha alpha-beta, {} ms per move", l.millis),
             _ => format!("cumisitha alpha-beta ({})", l.description),
         }
     }
@@ -206,6 +216,21 @@ mod tests {
         let mut moves = Vec::new();
         start.legal_moves(&mut moves);
         assert!(moves.contains(&mv));
+    }
+
+    #[test]
+    fn time_specs_play_and_bad_ones_are_refused() {
+        let l = time_form("alphabeta:2200").unwrap();
+        assert_eq!((l.depth, l.millis, l.blunder), (None, 2200, 0.0));
+        for bad in ["alphabeta:0", "alphabeta:600001", "alphabeta:", "alphabeta:1.5", "alphabeta:-3", "depth:3"] {
+            assert!(time_form(bad).is_none(), "{bad}");
+        }
+        let start = Cumisitha::from_board(cozy_chess::Board::default());
+        let mut agent = agent("alphabeta:20", 1).unwrap();
+        assert_eq!(agent.describe(), "cumisitha alpha-beta, 20 ms per move");
+        let mut moves = Vec::new();
+        start.legal_moves(&mut moves);
+        assert!(moves.contains(&agent.choose(&start, &ThinkContext::default())));
     }
 
     #[test]
