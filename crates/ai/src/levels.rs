@@ -83,6 +83,22 @@ pub fn depth_and_share(spec: &str) -> Option<(u32, f64)> {
     Some((depth, f64::from(percent) / 100.0))
 }
 
+/// `MS`, the thinking time of a timed spec (Cordots's `alphabeta:MS`,
+/// Cumisitha's `alphabeta:MS`, Dots's `rave:MS...`): 1 to 600,000
+/// milliseconds a move; `None` if malformed.
+///
+/// ```
+/// use tabula_ai::levels::move_millis;
+/// assert_eq!(move_millis("2200"), Some(2200));
+/// assert_eq!(move_millis("600000"), Some(600_000));
+/// for bad in ["0", "600001", "", "1.5", "-3"] {
+///     assert_eq!(move_millis(bad), None, "{bad}");
+/// }
+/// ```
+pub fn move_millis(ms: &str) -> Option<u64> {
+    ms.parse().ok().filter(|ms| (1..=600_000).contains(ms))
+}
+
 /// The specs [`plain_uct`] takes, as help and error messages write them.
 pub const PLAIN_UCT_FORMS: [&str; 2] = ["uct:MS", "uct-iter:N"];
 

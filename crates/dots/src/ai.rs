@@ -416,7 +416,7 @@ impl Search {
     pub fn from_spec(spec: &str) -> Option<Search> {
         let mut parts = spec.split(':');
         let kind = parts.next()?;
-        let ms: u64 = parts.next()?.parse().ok().filter(|ms| (1..=600_000).contains(ms))?;
+        let ms = tabula_ai::levels::move_millis(parts.next()?)?;
         let time = Duration::from_millis(ms);
         let mut number = |default: f64| -> Option<f64> {
             match parts.next() {

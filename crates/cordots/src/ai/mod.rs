@@ -137,7 +137,7 @@ pub fn new_agent(level: &str, seed: u64) -> Option<Box<dyn Agent<Cordots>>> {
         // at equal time that measure what each is worth.
         _ if level.starts_with("alphabeta") => {
             let (kind, ms) = level.split_once(':')?;
-            let ms: u64 = ms.parse().ok().filter(|&ms| (1..=600_000).contains(&ms))?;
+            let ms = tabula_ai::levels::move_millis(ms)?;
             let mut ab = alphabeta(ms);
             let (lmr, null, contempt) = match kind {
                 "alphabeta" => (true, true, CONTEMPT),

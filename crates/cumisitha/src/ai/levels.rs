@@ -154,7 +154,7 @@ fn depth_form(spec: &str) -> Option<Level> {
 
 /// `alphabeta:MS` as a level; `None` if malformed.
 fn time_form(spec: &str) -> Option<Level> {
-    let millis = spec.strip_prefix("alphabeta:")?.parse::<u64>().ok().filter(|ms| (1..=600_000).contains(ms))?;
+    let millis = tabula_ai::levels::move_millis(spec.strip_prefix("alphabeta:")?)?;
     Some(Level { id: "alphabeta", depth: None, millis, blunder: 0.0, description: "alpha-beta by time" })
 }
 
