@@ -43,7 +43,9 @@ const DEPTH_FORM_MILLIS: u64 = 1000;
 /// the time (measured head to head, docs/rules/cumisitha.md). Below the
 /// one-ply search, strength is set by how often it plays a random move; above
 /// it, by the depth, one ply a rung up to depth 10 and two plies after that,
-/// where a ply is worth less; `hard` and `expert` think by time. The four
+/// where a ply is worth less; `hard` and the two above it think by time
+/// (`level-17`, 2.2 s, fills the two-rung gap five times the time left
+/// between 1 s and 5 s). The four
 /// familiar names sit on the rungs they always named (`easy` the one-ply
 /// search with 30% random moves, `medium` depth 4, `hard` 1 s a move,
 /// `expert` 5 s a move); the other rungs are numbered by their place.
@@ -76,18 +78,20 @@ const LEVELS: &[Level] = &[
     rung("level-14", 14, 0.0, "alpha-beta to depth 14"),
     rung("level-15", 16, 0.0, "alpha-beta to depth 16 (at most 1 s)"),
     Level { id: "hard", depth: None, millis: 1000, blunder: 0.0, description: "alpha-beta, 1 s per move" },
+    Level { id: "level-17", depth: None, millis: 2200, blunder: 0.0, description: "alpha-beta, 2.2 s per move" },
     Level { id: "expert", depth: None, millis: 5000, blunder: 0.0, description: "alpha-beta, 5 s per move" },
 ];
 
 /// The levels' ratings (random = 0): each rung's head-to-head result
 /// against the rung below it (100 games a pair up to depth 8, 60 to depth
-/// 10, 40 above and 20 for `expert`; 4-ply random openings, both colours),
+/// 10, 40 above and 20 for the two slowest; 4-ply random openings, both
+/// colours; `expert` is still rated by its match against `hard`),
 /// added up from `random` (docs/rules/cumisitha.md has every match and its
 /// command). A maximum-likelihood fit of games between neighbours only is
 /// exactly this chain; a round-robin of rungs this far apart would be won
 /// by the higher rung nearly every game and leave the fit to its prior.
 /// Measure again when a rung changes.
-const LEVEL_ELO: [(&str, i32); 18] = [
+const LEVEL_ELO: [(&str, i32); 19] = [
     ("random", 0),
     ("easy", 680),
     ("level-2", 880),
@@ -105,6 +109,7 @@ const LEVEL_ELO: [(&str, i32); 18] = [
     ("level-14", 3350),
     ("level-15", 3500),
     ("hard", 3750),
+    ("level-17", 3970),
     ("expert", 4130),
 ];
 
@@ -200,6 +205,7 @@ impl Agent<Cumisitha> for EngineAgent {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::time::Instant;
 
     #[test]
     fn depth_specs_play_and_bad_ones_are_refused() {
@@ -257,9 +263,13 @@ mod tests {
         let start = Cumisitha::from_board(cozy_chess::Board::default());
         let mut moves = Vec::new();
         start.legal_moves(&mut moves);
-        for level in specs().iter().filter(|l| !["hard", "expert"].contains(&l.id.as_str())) {
+        // A move deadline, as a shot clock would set, lets even the timed
+        // rungs (seconds a move) play here at once.
+        for level in specs() {
             let mut agent = agent(&level.id, 1).unwrap_or_else(|| panic!("{} has no agent", level.id));
-            assert!(moves.contains(&agent.choose(&start, &ThinkContext::default())), "{}", level.id);
+            let ctx =
+                ThinkContext { deadline: Some(Instant::now() + Duration::from_millis(30)), ..ThinkContext::default() };
+            assert!(moves.contains(&agent.choose(&start, &ctx)), "{}", level.id);
         }
     }
 }
