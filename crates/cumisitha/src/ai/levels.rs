@@ -35,6 +35,12 @@ const fn rung(id: &'static str, depth: i32, blunder: f64, description: &'static 
     Level { id, depth: Some(depth), millis: DEPTH_FORM_MILLIS, blunder, description }
 }
 
+/// A rung of the ladder that searches as deep as `millis` a move allows,
+/// with no random moves (as `alphabeta:MS` does).
+const fn timed_rung(id: &'static str, millis: u64, description: &'static str) -> Level {
+    Level { id, depth: None, millis, blunder: 0.0, description }
+}
+
 /// The time cap of the fixed-depth rungs and of `depth:N[:P]`: a rung is
 /// its depth on any machine, but never thinks longer than `hard`.
 const DEPTH_FORM_MILLIS: u64 = 1000;
@@ -44,11 +50,11 @@ const DEPTH_FORM_MILLIS: u64 = 1000;
 /// one-ply search, strength is set by how often it plays a random move; above
 /// it, by the depth, one ply a rung up to depth 10 and two plies after that,
 /// where a ply is worth less; `hard` and the two above it think by time
-/// (`level-17`, 2.2 s, fills the two-rung gap five times the time left
-/// between 1 s and 5 s). The four
-/// familiar names sit on the rungs they always named (`easy` the one-ply
-/// search with 30% random moves, `medium` depth 4, `hard` 1 s a move,
-/// `expert` 5 s a move); the other rungs are numbered by their place.
+/// (`level-17`, at 2.2 s, is there because five times the time, 1 s to
+/// 5 s, made a step of two rungs). The four familiar names sit on the rungs
+/// they always named (`easy` the one-ply search with 30% random moves,
+/// `medium` depth 4, `hard` 1 s a move, `expert` 5 s a move); the other
+/// rungs are numbered by their place.
 const LEVELS: &[Level] = &[
     Level {
         id: "easy",
@@ -77,9 +83,9 @@ const LEVELS: &[Level] = &[
     rung("level-13", 12, 0.0, "alpha-beta to depth 12"),
     rung("level-14", 14, 0.0, "alpha-beta to depth 14"),
     rung("level-15", 16, 0.0, "alpha-beta to depth 16 (at most 1 s)"),
-    Level { id: "hard", depth: None, millis: 1000, blunder: 0.0, description: "alpha-beta, 1 s per move" },
-    Level { id: "level-17", depth: None, millis: 2200, blunder: 0.0, description: "alpha-beta, 2.2 s per move" },
-    Level { id: "expert", depth: None, millis: 5000, blunder: 0.0, description: "alpha-beta, 5 s per move" },
+    timed_rung("hard", 1000, "alpha-beta, 1 s per move"),
+    timed_rung("level-17", 2200, "alpha-beta, 2.2 s per move"),
+    timed_rung("expert", 5000, "alpha-beta, 5 s per move"),
 ];
 
 /// The levels' ratings (random = 0): each rung's head-to-head result
@@ -148,19 +154,13 @@ pub const LEVEL_FORMS: [&str; 4] =
 /// `depth:N[:P]` as a level; `None` if malformed.
 fn depth_form(spec: &str) -> Option<Level> {
     let (depth, blunder) = tabula_ai::levels::depth_and_share(spec.strip_prefix("depth:")?)?;
-    Some(Level {
-        id: "depth",
-        depth: Some(depth as i32),
-        millis: DEPTH_FORM_MILLIS,
-        blunder,
-        description: "alpha-beta to a fixed depth",
-    })
+    Some(rung("depth", depth as i32, blunder, "alpha-beta to a fixed depth"))
 }
 
 /// `alphabeta:MS` as a level; `None` if malformed.
 fn time_form(spec: &str) -> Option<Level> {
     let millis = tabula_ai::levels::move_millis(spec.strip_prefix("alphabeta:")?)?;
-    Some(Level { id: "alphabeta", depth: None, millis, blunder: 0.0, description: "alpha-beta by time" })
+    Some(timed_rung("alphabeta", millis, "alpha-beta by time"))
 }
 
 /// The alpha-beta engine at a level.
