@@ -93,8 +93,9 @@ const LEVELS: &[Level] = &[
 /// 10, 40 above, 20 for `level-17` and 16 for `expert`; 4-ply random
 /// openings, both colours), added up from `random` (docs/rules/cumisitha.md
 /// has every match and its command). A maximum-likelihood fit of games
-/// between neighbours only is exactly this chain; a round-robin of rungs this far apart would be won
-/// by the higher rung nearly every game and leave the fit to its prior.
+/// between neighbours only is exactly this chain; a round-robin of rungs
+/// this far apart would be won by the higher rung nearly every game and
+/// leave the fit to its prior.
 /// Measure again when a rung changes.
 const LEVEL_ELO: [(&str, i32); 19] = [
     ("random", 0),
