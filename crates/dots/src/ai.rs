@@ -28,17 +28,20 @@ use tabula_core::{Agent, Game, LevelSpec, NotationError, Player, Status, ThinkCo
 pub const DEFAULT_LEVEL: &str = "medium";
 
 /// (id, thinking time in ms). `easy` searches without RAVE
-/// ([`Search::uct`]); the others as [`Search::level`] says.
-const LEVELS: &[(&str, u64)] = &[("easy", 250), ("medium", 600), ("hard", 1_200), ("expert", 2_500)];
+/// ([`Search::uct`]); the others as [`Search::level`] says. Each rung beat
+/// the one below in a 20x20 match (docs/rules/dots.md, "The ladder"):
+/// `medium` beat `easy` 77.5%, `hard` beat `medium` 71.2% at ten times
+/// its time and `expert` beat `hard` 75.0% at about eight times.
+const LEVELS: &[(&str, u64)] = &[("easy", 150), ("medium", 30), ("hard", 300), ("expert", 2_500)];
 
 /// The plies a level's playout runs before the score values it. Under RAVE
 /// 100 beat 60 by 77.5% to 50% against oppai-rs on 20x20 and 8-4 head to
 /// head on 39x32; 150 was no better than 100 (docs/rules/dots.md).
 pub const LEVEL_CUTOFF: u32 = 100;
 
-/// How level `id` searches. Doubling the time gains RAVE about +100 Elo,
-/// short of the 75% (+190) the levels should be apart; so `easy` is the
-/// search before RAVE, which RAVE beats 82.5% at equal time.
+/// How level `id` searches: `easy` is the search before RAVE, which even
+/// the RAVE search at a fifth of its time beats; the others are the RAVE
+/// search at their times.
 ///
 /// ```
 /// use tabula_dots::ai::level_search;
@@ -52,12 +55,12 @@ pub fn level_search(id: &str) -> Option<Search> {
     Some(if id == "easy" { Search::uct(time) } else { Search::level(time, LEVEL_CUTOFF) })
 }
 
-/// The levels' ratings (random = 0, rounded to tens): the maximum-likelihood
-/// fit of a `tabula tournament` round-robin of all five levels on 20x20, 4
-/// games a pair (docs/rules/dots.md has the command, the crosstable and the
-/// intervals: medium, hard and expert lie within them of one another).
-/// Measure again when a level changes.
-const LEVEL_ELO: [(&str, i32); 5] = [("random", 0), ("easy", 170), ("medium", 360), ("hard", 380), ("expert", 410)];
+/// The levels' ratings (random = 0, rounded to tens): the 20x20 matches
+/// between neighbouring rungs added up from `random`, as the Cumisitha
+/// ladder is (docs/rules/dots.md has the commands and intervals). `easy`
+/// won every game against `random`, so that step is BayesElo's estimate
+/// with two virtual draws. Measure again when a level changes.
+const LEVEL_ELO: [(&str, i32); 5] = [("random", 0), ("easy", 530), ("medium", 740), ("hard", 900), ("expert", 1090)];
 
 /// The levels, weakest first, with their measured ratings.
 pub fn levels() -> Vec<LevelSpec> {
@@ -473,6 +476,17 @@ mod tests {
         tabula_core::conformance::check_level_ratings(&levels, &LEVEL_ELO).unwrap();
         // Weakest first: each level rates above the one before it.
         assert!(levels.windows(2).all(|w| w[0].elo < w[1].elo), "{levels:?}");
+    }
+
+    #[test]
+    fn the_ladder_climbs_by_kind_then_by_time() {
+        // `easy` is the only search without RAVE; above it each RAVE rung
+        // thinks longer than the one below, with the same playouts, so its
+        // measured step comes from time and not from the table's order.
+        let searches: Vec<Search> = LEVELS.iter().map(|(id, _)| level_search(id).unwrap()).collect();
+        assert_eq!(searches[0].rave, None);
+        assert!(searches[1..].iter().all(|s| s.rave == Some(LEVEL_RAVE) && s.cutoff == LEVEL_CUTOFF));
+        assert!(searches[1..].windows(2).all(|w| w[0].time < w[1].time), "{searches:?}");
     }
 
     #[test]
