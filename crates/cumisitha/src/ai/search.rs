@@ -377,7 +377,16 @@ impl Worker {
                         result.best = Some(m);
                         result.score = s;
                         if result.pv.first() != Some(&m) {
-                            result.pv = vec![m];
+                            // The root's line row still holds the line the
+                            // new best move was searched with (it is only
+                            // written when a root move improves), so the
+                            // analysis shows more than the move alone.
+                            let line = &self.pv[0][..self.pv_len[0]];
+                            result.pv = if line.first() == Some(&Some(m)) {
+                                line.iter().flatten().copied().collect()
+                            } else {
+                                vec![m]
+                            };
                         }
                     }
                 }
