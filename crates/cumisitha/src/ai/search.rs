@@ -381,18 +381,14 @@ impl Worker {
                             // new best move was searched with (it is only
                             // written when a root move improves), so the
                             // analysis shows more than the move alone.
-                            let line = &self.pv[0][..self.pv_len[0]];
-                            result.pv = if line.first() == Some(&Some(m)) {
-                                line.iter().flatten().copied().collect()
-                            } else {
-                                vec![m]
-                            };
+                            let line = self.root_line();
+                            result.pv = if line.first() == Some(&m) { line } else { vec![m] };
                         }
                     }
                 }
                 break;
             }
-            let pv: Vec<Move> = self.pv[0][..self.pv_len[0]].iter().flatten().copied().collect();
+            let pv = self.root_line();
             prev_score = score;
             if let Some(&m) = pv.first() {
                 result.best = Some(m);
@@ -440,6 +436,12 @@ impl Worker {
         } else {
             evaluate(board)
         }
+    }
+
+    /// The line last collected at the root: the best move so far and the
+    /// replies it was searched with.
+    fn root_line(&self) -> Vec<Move> {
+        self.pv[0][..self.pv_len[0]].iter().flatten().copied().collect()
     }
 
     fn total_nodes(&self, sh: &Shared) -> u64 {
