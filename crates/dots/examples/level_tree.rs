@@ -1,6 +1,7 @@
 //! How large a level's search tree grows in a game: one side plays the
 //! level (its tree kept from move to move, as in a real game), the other
-//! answers with the same level, on 20x20 from the cross; after each of
+//! answers with the same level, from the cross on 20x20 or the size
+//! given (e.g. `39x32`); after each of
 //! the level's moves it prints the playouts, the tree's nodes and the
 //! node cap. Shows whether the level's time still grows the tree or the
 //! cap stops it. Then, on each of those positions, fresh searches tell how
@@ -8,7 +9,7 @@
 //! next to how often it changes with another seed alone (the noise).
 //! A measure, not a test: run it on a quiet machine.
 //!
-//!     cargo run --release -p tabula-dots --example level_tree -- [LEVEL] [MOVES]
+//!     cargo run --release -p tabula-dots --example level_tree -- [LEVEL] [MOVES] [WxH]
 
 use tabula_ai::{Mcts, MctsConfig};
 use tabula_core::{Game, ThinkContext};
@@ -23,13 +24,18 @@ fn main() {
         eprintln!("unknown level {level:?}: easy, medium, hard or expert");
         std::process::exit(2);
     };
-    let options = DotsOptions { width: 20, height: 20, ..DotsOptions::default() };
+    let size = args.next().unwrap_or_else(|| "20x20".into());
+    let Some((width, height)) = size.split_once('x').and_then(|(w, h)| Some((w.parse().ok()?, h.parse().ok()?))) else {
+        eprintln!("board size {size:?} is not WIDTHxHEIGHT, e.g. 39x32");
+        std::process::exit(2);
+    };
+    let options = DotsOptions { width, height, ..DotsOptions::default() };
     let mut game = Dots::new(&options);
     let config = search.mcts_config(1);
     let cap = config.max_nodes;
     let mut ais =
         [Mcts::new(config.clone(), DotsPolicy::new(search.cutoff)), Mcts::new(config, DotsPolicy::new(search.cutoff))];
-    println!("{level}: {:.2} s a move, node cap {cap}", search.time.as_secs_f64());
+    println!("{level} on {width}x{height}: {:.2} s a move, node cap {cap}", search.time.as_secs_f64());
     println!("{:>5} {:>11} {:>11} {:>7}", "ply", "playouts", "nodes", "of cap");
     let mut positions = Vec::new();
     for ply in 0..2 * moves {
