@@ -12,7 +12,7 @@
 //!     cargo run --release -p tabula-dots --example level_tree -- [LEVEL] [MOVES] [WxH]
 
 use tabula_ai::{Mcts, MctsConfig};
-use tabula_core::{Game, ThinkContext};
+use tabula_core::{Game, GameOptions, ThinkContext};
 use tabula_dots::ai::{level_search, DotsPolicy, Focus};
 use tabula_dots::{Dots, DotsOptions};
 
@@ -25,11 +25,15 @@ fn main() {
         std::process::exit(2);
     };
     let size = args.next().unwrap_or_else(|| "20x20".into());
-    let Some((width, height)) = size.split_once('x').and_then(|(w, h)| Some((w.parse().ok()?, h.parse().ok()?))) else {
+    let Some((width, height)) = size.split_once('x') else {
         eprintln!("board size {size:?} is not WIDTHxHEIGHT, e.g. 39x32");
         std::process::exit(2);
     };
-    let options = DotsOptions { width, height, ..DotsOptions::default() };
+    // The game's own option parser checks each side's range.
+    let options = DotsOptions::from_pairs(&[("width", width), ("height", height)]).unwrap_or_else(|e| {
+        eprintln!("board size {size:?}: {e}");
+        std::process::exit(2);
+    });
     let mut game = Dots::new(&options);
     let config = search.mcts_config(1);
     let cap = config.max_nodes;
